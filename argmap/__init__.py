@@ -1,0 +1,1 @@
+"""argmap package."""

@@ -1,0 +1,67 @@
+"""phi: a functional kernel library in the style of PaddlePaddle's phi, on numpy / cupy.
+
+    import phi
+    out = phi.api.add(x, y)                 # eager API generated from phi/api/ops.yaml
+    phi.set_flags({"FLAGS_dispatch_trace": 2})
+    phi.kernel_factory().kernels_of("add")  # the registry
+
+Importing phi registers its kernels (no I/O, no device probing).  phi imports nothing of
+argmap, opmakers or fluid_compat.
+"""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+import phi.kernels  # noqa: F401 - registration only
+from phi.common import (
+    Backend,
+    CPUPlace,
+    CustomPlace,
+    DataLayout,
+    DataType,
+    GPUPlace,
+    IntArray,
+    Place,
+    Scalar,
+)
+from phi.core.errors import (
+    AlreadyExists,
+    InvalidArgument,
+    NotFound,
+    PhiError,
+    PreconditionNotMet,
+    Unavailable,
+    Unimplemented,
+)
+from phi.core.kernel_key import KernelKey
+from phi.core.registry import (
+    KernelFactory,
+    KernelResult,
+    kernel_factory,
+    register_kernel,
+    select_kernel_or_raise,
+)
+from phi.core.tensor import DenseTensor, MetaTensor
+from phi.flags import get_flags, set_flags
+
+try:
+    __version__ = version("fluid-phi-bridge")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0.0.0+unknown"
+
+__all__ = [
+    "Backend", "CPUPlace", "CustomPlace", "DataLayout", "DataType", "GPUPlace", "IntArray",
+    "Place", "Scalar", "AlreadyExists", "InvalidArgument", "NotFound", "PhiError",
+    "PreconditionNotMet", "Unavailable", "Unimplemented", "KernelKey", "KernelFactory",
+    "KernelResult", "kernel_factory", "register_kernel", "select_kernel_or_raise",
+    "DenseTensor", "MetaTensor", "get_flags", "set_flags", "api", "__version__",
+]
+
+
+def __getattr__(name: str):
+    if name == "api":
+        import phi.api as api
+
+        return api
+    raise AttributeError(name)

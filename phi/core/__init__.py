@@ -1,0 +1,1 @@
+"""phi.core: tensors, kernel keys, kernels, the kernel factory and device contexts."""

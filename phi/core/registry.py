@@ -1,0 +1,359 @@
+"""The KernelFactory (kernel name -> KernelKey -> Kernel), registration and kernel selection.
+
+Only this module mutates the kernel table.  Registering the same (name, key) twice raises;
+registration of one decorated function is all-or-nothing.  Selection results are cached per
+(name, key, fallback flag) and the cache is dropped whenever the table changes.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable, Mapping
+
+import attrs
+
+from phi import flags
+from phi.common.backend import Backend, CustomBackend, backend_from_name
+from phi.common.data_type import DataType
+from phi.common.layout import DataLayout
+from phi.core import trace
+from phi.core.errors import AlreadyExists, InvalidArgument, NotFound
+from phi.core.kernel import ArgKind, Kernel, KernelArgsDef, TensorArgDef, parse_kernel_args
+from phi.core.kernel_key import KernelKey
+
+__all__ = [
+    "KernelFactory",
+    "KernelResult",
+    "LookupStep",
+    "register_kernel",
+    "select_kernel_or_raise",
+    "kernel_factory",
+]
+
+ALL_LAYOUT = DataLayout.ALL_LAYOUT
+_FALLBACK_FLAG = "FLAGS_enable_api_kernel_fallback"
+
+
+@attrs.frozen(slots=True)
+class LookupStep:
+    """One step of selection: its number in semantics.md, the key tried, whether it was there."""
+
+    step: str
+    key: KernelKey
+    found: bool
+
+    def __str__(self) -> str:
+        return f"step {self.step}: {self.key} -> {'found' if self.found else 'not registered'}"
+
+
+@attrs.frozen(slots=True)
+class KernelResult:
+    """What selection decided: the kernel, whether it is a CPU fallback, and how it got there."""
+
+    kernel: Kernel
+    has_fallback_cpu: bool
+    requested: KernelKey
+    steps: tuple[LookupStep, ...]
+
+
+class KernelFactory:
+    """Paddle's KernelFactory: ``name -> (KernelKey -> Kernel)``.
+
+    The process-wide instance is :func:`kernel_factory`; tests build their own to control
+    exactly which keys exist.
+    """
+
+    def __init__(self) -> None:
+        self._kernels: dict[str, dict[KernelKey, Kernel]] = {}
+        self._cache: dict[tuple, KernelResult] = {}
+        self.generation = 0
+        """Bumped on every change of the table, so that callers can drop cached decisions."""
+
+    # -- the table -------------------------------------------------------------------------
+    def register(self, kernels: Kernel | Iterable[Kernel]) -> None:
+        """Add kernels; refuse a key that is already registered (none is added then)."""
+        batch = [kernels] if isinstance(kernels, Kernel) else list(kernels)
+        seen: set[tuple[str, KernelKey]] = set()
+        for k in batch:
+            existing = self._kernels.get(k.name, {}).get(k.key)
+            if existing is not None or (k.name, k.key) in seen:
+                other = existing if existing is not None else "the same registration"
+                raise AlreadyExists(
+                    f"The kernel `{k.name}` with key {k.key} is already registered "
+                    f"({other!r}); registering it again from {k.fn.__module__}."
+                    f"{k.fn.__qualname__} is refused."
+                )
+            seen.add((k.name, k.key))
+        for k in batch:
+            self._kernels.setdefault(k.name, {})[k.key] = k
+        self._changed()
+
+    def unregister(self, name: str, key: KernelKey | None = None) -> None:
+        """Remove one key of a kernel, or the whole kernel (used by tests and plug-ins)."""
+        if name not in self._kernels:
+            raise NotFound(f"The kernel `{name}` is not registered.")
+        if key is None:
+            del self._kernels[name]
+        else:
+            del self._kernels[name][key]
+            if not self._kernels[name]:
+                del self._kernels[name]
+        self._changed()
+
+    def _changed(self) -> None:
+        self._cache.clear()
+        self.generation += 1
+
+    def has_kernel(self, name: str) -> bool:
+        return name in self._kernels
+
+    def names(self) -> list[str]:
+        return sorted(self._kernels)
+
+    def kernels_of(self, name: str) -> dict[KernelKey, Kernel]:
+        """Every registered key of ``name`` (a copy); NotFound for an unknown name."""
+        return dict(self._require(name))
+
+    def _require(self, name: str) -> dict[KernelKey, Kernel]:
+        found = self._kernels.get(name)
+        if found is None:
+            close = difflib.get_close_matches(name, list(self._kernels), n=5)
+            hint = f" Closest registered names: {', '.join(close)}." if close else ""
+            raise NotFound(f"The kernel `{name}` is not registered.{hint}")
+        return found
+
+    # -- lookups ---------------------------------------------------------------------------
+    def select_kernel(self, name: str, key: KernelKey) -> Kernel | None:
+        """Static-graph lookup (Paddle's SelectKernel): exact key, ALL_LAYOUT, then CUSTOM for a
+        plug-in device; None when absent.  No GPUDNN rewriting, no CPU fallback."""
+        kernels = self._kernels.get(name)
+        if kernels is None:
+            return None
+        found = kernels.get(key)
+        if found is None and key.layout is not ALL_LAYOUT:
+            found = kernels.get(KernelKey(key.backend, ALL_LAYOUT, key.dtype))
+        if found is None and isinstance(key.backend, CustomBackend):
+            found = kernels.get(KernelKey(Backend.CUSTOM, ALL_LAYOUT, key.dtype))
+        return found
+
+    def select_kernel_or_raise(self, name: str, key: KernelKey) -> KernelResult:
+        """Select the kernel for ``key`` in the order of semantics.md, or raise NotFound.
+
+        1. (GPUDNN, layout)   2. (GPUDNN, ALL_LAYOUT)     -- only for a GPUDNN key
+        3. (backend, layout)  4. (backend, ALL_LAYOUT)
+        4b. (CUSTOM, ALL_LAYOUT)                          -- only for a custom device
+        5. (CPU, layout)      6. (CPU, ALL_LAYOUT)        -- fallback: non-CPU backend and
+                                                             FLAGS_enable_api_kernel_fallback
+        """
+        allow_fallback = flags.FLAGS[_FALLBACK_FLAG]
+        cache_key = (name, key, allow_fallback)
+        hit = self._cache.get(cache_key)
+        if hit is not None:
+            return hit
+        kernels = self._require(name)
+        steps: list[LookupStep] = []
+
+        def attempt(step: str, k: KernelKey) -> Kernel | None:
+            found = kernels.get(k)
+            steps.append(LookupStep(step, k, found is not None))
+            return found
+
+        backend, layout, dtype = key
+        kernel = None
+        # 1-2: cuDNN kernels first when the key asks for them; then plain GPU kernels
+        if backend is Backend.GPUDNN:
+            kernel = attempt("1", key)
+            if kernel is None and layout is not ALL_LAYOUT:
+                kernel = attempt("2", KernelKey(Backend.GPUDNN, ALL_LAYOUT, dtype))
+            backend = Backend.GPU
+        # 3-4: the backend itself, with the layout asked for, then any layout
+        if kernel is None:
+            kernel = attempt("3", KernelKey(backend, layout, dtype))
+        if kernel is None and layout is not ALL_LAYOUT:
+            kernel = attempt("4", KernelKey(backend, ALL_LAYOUT, dtype))
+        # 4b: a plug-in device is served by kernels registered under the CUSTOM wildcard
+        if kernel is None and isinstance(backend, CustomBackend):
+            kernel = attempt("4b", KernelKey(Backend.CUSTOM, ALL_LAYOUT, dtype))
+        fell_back = False
+        if kernel is None:
+            if backend is Backend.CPU:
+                raise NotFound(self._not_found_text(name, key, kernels))
+            if not allow_fallback:
+                raise NotFound(
+                    self._not_found_text(name, key, kernels)
+                    + f" The current value of {_FALLBACK_FLAG}(bool, default true) is false. If"
+                    " you want to fallback this kernel to CPU one, please set the flag true"
+                    " before run again."
+                )
+            # 5-6: CPU fallback
+            kernel = attempt("5", KernelKey(Backend.CPU, layout, dtype))
+            if kernel is None and layout is not ALL_LAYOUT:
+                kernel = attempt("6", KernelKey(Backend.CPU, ALL_LAYOUT, dtype))
+            if kernel is None:
+                raise NotFound(
+                    self._not_found_text(name, key, kernels, " and fail to fallback to CPU one")
+                )
+            fell_back = True
+        result = KernelResult(kernel, fell_back, key, tuple(steps))
+        self._cache[cache_key] = result
+        if trace.LEVEL >= 2:
+            for s in steps:
+                trace.logger.debug("  select %s %s", name, s)
+            if fell_back:
+                trace.logger.debug(
+                    "  missing %s kernel: %s, expected_kernel_key: %s, fallbacking to CPU one",
+                    key.backend, name, key,
+                )
+        return result
+
+    def _not_found_text(
+        self, name: str, key: KernelKey, kernels: Mapping[KernelKey, Kernel], extra: str = ""
+    ) -> str:
+        return (
+            f"The kernel with key {key} of kernel `{name}` is not registered{extra}. "
+            f"{_selection_hint(key, kernels)} Registered keys of `{name}`: "
+            f"{', '.join(str(k) for k in _sorted_keys(kernels))}."
+        )
+
+
+def _sorted_keys(kernels: Iterable[KernelKey]) -> list[KernelKey]:
+    return sorted(kernels, key=lambda k: (int(k.backend), int(k.layout), int(k.dtype)))
+
+
+def _same_backend(a: Backend | CustomBackend, b: Backend | CustomBackend) -> bool:
+    norm = {Backend.GPUDNN: Backend.GPU}
+    if isinstance(a, CustomBackend) and b is Backend.CUSTOM:
+        return True
+    return norm.get(a, a) == norm.get(b, b)  # type: ignore[call-overload]
+
+
+def _selection_hint(key: KernelKey, kernels: Mapping[KernelKey, Kernel]) -> str:
+    """Paddle's KernelSelectionErrorMessage: wrong backend, wrong dtype, or the full list."""
+    backends = []
+    for k in _sorted_keys(kernels):
+        if str(k.backend) not in backends:
+            backends.append(str(k.backend))
+    same = [k for k in _sorted_keys(kernels) if _same_backend(key.backend, k.backend)]
+    if not same:
+        return (
+            f"Selected wrong Backend `{key.backend}`. Paddle support following Backends: "
+            f"{', '.join(backends)}."
+        )
+    dtypes = []
+    for k in same:
+        if str(k.dtype) not in dtypes:
+            dtypes.append(str(k.dtype))
+    if all(k.dtype != key.dtype for k in same):
+        return (
+            f"Selected wrong DataType `{key.dtype}`. Paddle support following DataTypes: "
+            f"{', '.join(dtypes)}."
+        )
+    layouts = sorted({str(k.layout) for k in same})
+    return (
+        f"Selected wrong DataLayout `{key.layout}`. Paddle support following DataLayouts: "
+        f"{', '.join(layouts)}."
+    )
+
+
+_DEFAULT_FACTORY = KernelFactory()
+
+
+def kernel_factory() -> KernelFactory:
+    """The process-wide KernelFactory (Paddle's ``KernelFactory::Instance()``)."""
+    return _DEFAULT_FACTORY
+
+
+def select_kernel_or_raise(name: str, key: KernelKey) -> KernelResult:
+    """Select from the process-wide factory; see :meth:`KernelFactory.select_kernel_or_raise`."""
+    return _DEFAULT_FACTORY.select_kernel_or_raise(name, key)
+
+
+def _on_flag(name: str, value: object) -> None:
+    # the fallback flag is part of the cache key; nothing to drop, but keep the hook explicit
+    if name == _FALLBACK_FLAG:
+        _DEFAULT_FACTORY.generation += 1
+
+
+flags.on_change(_on_flag)
+
+
+ArgOverrides = Mapping[str, object]
+
+
+def register_kernel(
+    name: str,
+    backends: str | Backend | CustomBackend | Iterable[str | Backend | CustomBackend],
+    dtypes: Iterable[str | DataType],
+    layout: DataLayout = ALL_LAYOUT,
+    *,
+    input_defs: Mapping[str, ArgOverrides] | None = None,
+    output_defs: Mapping[int, ArgOverrides] | None = None,
+    factory: KernelFactory | None = None,
+) -> Callable[[Callable], Callable]:
+    """Register the decorated function as kernel ``name`` for every backend x dtype listed.
+
+    ``input_defs`` adjusts single input arguments by parameter name and ``output_defs`` single
+    outputs by position, as Paddle's registration bodies do: ``{"index": {"dtype":
+    DataType.ALL_DTYPE}}`` for an index whose dtype is not the kernel's, ``{"shape": {"backend":
+    Backend.ALL_BACKEND}}`` for a tensor that must stay where it is, ``{1: {"dtype":
+    DataType.INT64}}`` for a fixed output dtype.
+    """
+    if isinstance(backends, (str, Backend, CustomBackend)):
+        backends = [backends]
+    backend_list = [backend_from_name(b) for b in backends]
+    dtype_list = [DataType.from_any(d) for d in dtypes]
+    if not backend_list or not dtype_list:
+        raise InvalidArgument(f"register_kernel({name!r}): give at least one backend and dtype.")
+    input_defs = dict(input_defs or {})
+    output_defs = dict(output_defs or {})
+    target = factory if factory is not None else _DEFAULT_FACTORY
+
+    def decorate(fn: Callable) -> Callable:
+        inputs, attributes, outputs = parse_kernel_args(fn)
+        input_names = [n for n, _ in inputs]
+        for arg in input_defs:
+            if arg not in input_names:
+                raise InvalidArgument(
+                    f"register_kernel({name!r}): input_defs names {arg!r}, which is not an "
+                    f"input of {fn.__qualname__} (inputs: {input_names})."
+                )
+        for idx in output_defs:
+            if not isinstance(idx, int) or not 0 <= idx < len(outputs):
+                raise InvalidArgument(
+                    f"register_kernel({name!r}): output_defs index {idx!r} out of range "
+                    f"({len(outputs)} outputs)."
+                )
+        batch = []
+        for backend in backend_list:
+            for dtype in dtype_list:
+                key = KernelKey(backend, layout, dtype)
+                in_defs = tuple(
+                    _arg_def(n, kind, key, input_defs.get(n)) for n, kind in inputs
+                )
+                out_defs = tuple(
+                    _arg_def(f"out{i}", kind, key, output_defs.get(i))
+                    for i, kind in enumerate(outputs)
+                )
+                args_def = KernelArgsDef(in_defs, tuple(attributes), out_defs)
+                batch.append(Kernel(name, key, fn, args_def))
+        target.register(batch)
+        return fn
+
+    return decorate
+
+
+_OVERRIDABLE = ("backend", "layout", "dtype")
+
+
+def _arg_def(
+    name: str, kind: ArgKind, key: KernelKey, override: ArgOverrides | None
+) -> TensorArgDef:
+    fields = {"backend": key.backend, "layout": key.layout, "dtype": key.dtype}
+    if override:
+        for field, value in override.items():
+            if field not in _OVERRIDABLE:
+                raise InvalidArgument(
+                    f"Argument {name!r}: cannot override {field!r}; only {_OVERRIDABLE}."
+                )
+            fields[field] = value
+    return TensorArgDef(name, kind, **fields)  # type: ignore[arg-type]

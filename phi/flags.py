@@ -1,0 +1,130 @@
+"""Global switches in Paddle's ``FLAGS_*`` style.
+
+Every flag is read from the environment when it is defined (``FLAGS_dispatch_trace=2 python ...``)
+and can be changed at run time with :func:`set_flags`, as ``paddle.set_flags`` does.  Layers that
+cache decisions depending on a flag subscribe with :func:`on_change`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+
+import attrs
+
+from phi.core.errors import InvalidArgument, NotFound
+
+__all__ = ["define_flag", "get_flags", "set_flags", "flag", "on_change", "FLAGS"]
+
+
+@attrs.frozen
+class FlagDef:
+    name: str
+    type: type
+    default: object
+    doc: str
+
+
+_DEFS: dict[str, FlagDef] = {}
+FLAGS: dict[str, object] = {}
+"""Current values by name; read directly on hot paths (a dict lookup)."""
+_LISTENERS: list[Callable[[str, object], None]] = []
+
+
+def _convert(d: FlagDef, value: object, source: str) -> object:
+    if d.type is bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in ("1", "true", "yes", "on"):
+            return True
+        if isinstance(value, str) and value.strip().lower() in ("0", "false", "no", "off", ""):
+            return False
+    elif d.type is int:
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value.strip() or "0")
+            except ValueError:
+                pass
+    elif d.type is str and isinstance(value, str):
+        return value
+    raise InvalidArgument(
+        f"Flag {d.name} expects a {d.type.__name__}, got {value!r} (from {source})."
+    )
+
+
+def define_flag(name: str, type_: type, default: object, doc: str) -> None:
+    """Declare a flag; its initial value comes from the environment variable of the same name."""
+    if not name.startswith("FLAGS_"):
+        raise InvalidArgument(f"Flag names start with FLAGS_, got {name!r}.")
+    if name in _DEFS:
+        raise InvalidArgument(f"Flag {name} is defined twice.")
+    d = FlagDef(name, type_, default, doc)
+    _DEFS[name] = d
+    env = os.environ.get(name)
+    FLAGS[name] = _convert(d, env, f"environment variable {name}") if env is not None else default
+
+
+def _lookup(name: str) -> FlagDef:
+    d = _DEFS.get(name)
+    if d is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(_DEFS), n=3)
+        hint = f" Did you mean {', '.join(close)}?" if close else ""
+        raise NotFound(f"Flag {name} is not defined.{hint} Defined flags: {', '.join(_DEFS)}.")
+    return d
+
+
+def get_flags(names: str | Iterable[str]) -> dict[str, object]:
+    """``{name: value}`` for one flag name or several."""
+    if isinstance(names, str):
+        names = [names]
+    return {n: FLAGS[_lookup(n).name] for n in names}
+
+
+def flag(name: str) -> object:
+    return FLAGS[_lookup(name).name]
+
+
+def set_flags(values: dict[str, object]) -> None:
+    """Set several flags at once; all names and values are checked before any is changed."""
+    converted = {}
+    for name, value in values.items():
+        d = _lookup(name)
+        converted[name] = _convert(d, value, "set_flags")
+    for name, value in converted.items():
+        if FLAGS[name] != value:
+            FLAGS[name] = value
+            for listener in list(_LISTENERS):
+                listener(name, value)
+
+
+def on_change(listener: Callable[[str, object], None]) -> None:
+    """Call ``listener(name, value)`` whenever a flag changes through :func:`set_flags`."""
+    _LISTENERS.append(listener)
+
+
+define_flag(
+    "FLAGS_enable_api_kernel_fallback",
+    bool,
+    True,
+    "Fall back to the CPU kernel when the requested device has none (phi API).",
+)
+define_flag(
+    "FLAGS_dispatch_trace",
+    int,
+    0,
+    "Dispatch trace through logging: 0 off, 1 one line per op, 2 every lookup step and transform.",
+)
+define_flag(
+    "FLAGS_static_gpu_fallback_to_cpu",
+    bool,
+    False,
+    "Let legacy ops on GPU fall back to a CPU kernel (Paddle refuses; opt in here).",
+)
