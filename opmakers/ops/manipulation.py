@@ -86,3 +86,34 @@ def flatten_contiguous_range(m: OpMaker) -> None:
     m.add_output("XShape").as_intermediate().as_extra()
     m.add_attr("start_axis", AttrType.INT, default=1)
     m.add_attr("stop_axis", AttrType.INT, default=1)
+
+
+@FAMILY.op("lookup_table")
+def lookup_table(m: OpMaker) -> None:
+    m.add_input("W")
+    m.add_input("Ids")
+    m.add_output("Out")
+    m.add_attr("is_sparse", AttrType.BOOLEAN, default=False)
+    m.add_attr("is_distributed", AttrType.BOOLEAN, default=False)
+    m.add_attr("padding_idx", AttrType.LONG, default=-1)
+    m.add_attr("remote_prefetch", AttrType.BOOLEAN, default=False)
+    m.add_attr("entry_config", AttrType.STRING, default="")
+    m.add_attr("is_test", AttrType.BOOLEAN, default=False)
+    m.add_attr("entry", AttrType.STRING, default="none")
+    m.add_attr("table_class", AttrType.STRING, default="none")
+    m.add_attr("table_names", AttrType.STRINGS, default=[])
+    m.add_attr("trainer_id", AttrType.INT, default=0)
+    m.add_attr("slot", AttrType.INT, default=0).as_extra()
+    m.add_attr("grad_inplace", AttrType.BOOLEAN, default=False)
+    m.add_attr("epmap", AttrType.STRINGS, default=[])
+    m.add_attr("height_sections", AttrType.LONGS, default=[])
+
+
+@FAMILY.op("flatten2")
+def flatten2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_output("XShape").as_intermediate().as_extra()
+    m.add_attr("axis", AttrType.INT, default=1)
+    m.add_attr("use_mkldnn", AttrType.BOOLEAN, default=False).as_extra()
+    m.add_attr("mkldnn_data_type", AttrType.STRING, default="float32").as_extra()

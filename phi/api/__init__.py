@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["op_names", "get_op_spec"]
+__all__ = ["op_names", "get_op_spec", "kernel_infer_meta"]
 
 _API: dict[str, Any] | None = None
 _SPECS: dict[str, Any] = {}
@@ -19,10 +19,12 @@ def _build() -> dict[str, Any]:
     if _API is None:
         import phi.kernels  # noqa: F401 - registers the kernels the API calls
         from phi.api.eager import build_api
-        from phi.api.loader import load_ops_yaml
+        from phi.api.loader import STATIC_OPS_YAML, load_ops_yaml
 
         specs = load_ops_yaml()
         _SPECS.update({s.name: s for s in specs})
+        for spec in specs + load_ops_yaml(STATIC_OPS_YAML):
+            _index_kernel(spec)
         _API = build_api(specs)
         globals().update(_API)
     return _API
@@ -55,3 +57,44 @@ def get_op_spec(name: str):
     """The OpSpec record ``name`` was built from."""
     _build()
     return _SPECS[name]
+
+
+_KERNEL_INFER: dict[str, Any] = {}
+
+
+def _index_kernel(spec) -> None:
+    """Remember how kernel ``spec.kernel.func``'s arguments feed its InferMeta function."""
+    from phi.api.eager import _snake
+    import phi.infermeta
+
+    name = spec.kernel.func
+    if name in _KERNEL_INFER:
+        return
+    names = [a.name for a in spec.args]
+    kparams = list(spec.kernel.param) if spec.kernel.param is not None else names
+    tensor = {a.name for a in spec.args if a.is_tensor}
+    k_inputs = [p for p in kparams if p in tensor]
+    k_attrs = [p for p in kparams if p not in tensor]
+    iparams = list(spec.infer_meta.param) if spec.infer_meta.param is not None else names
+    binding = []
+    for p in iparams:
+        if p in k_inputs:
+            binding.append((True, k_inputs.index(p)))
+        elif p in k_attrs:
+            binding.append((False, k_attrs.index(p)))
+        else:
+            return  # the InferMeta needs an argument the kernel does not take
+    fn = getattr(phi.infermeta, _snake(spec.infer_meta.func), None)
+    if fn is not None:
+        _KERNEL_INFER[name] = (fn, tuple(binding))
+
+
+def kernel_infer_meta(kernel_name: str):
+    """``(infer_meta_fn, binding)`` for a kernel named in ops.yaml / static_ops.yaml, or None.
+
+    ``binding`` lists, per InferMeta parameter before the outputs, ``(True, i)`` for the
+    kernel's i-th tensor input or ``(False, j)`` for its j-th attribute, so that a caller
+    holding kernel arguments (a legacy op's KernelSignature) can run the same InferMeta.
+    """
+    _build()
+    return _KERNEL_INFER.get(kernel_name)

@@ -94,8 +94,10 @@ class ApiOp:
             )
         self.infer_meta = fn
         self.outputs = spec.outputs
+        # for Tensor[] outputs: (argument index, whether the count is len(arg) or arg itself)
         self.count_arg = tuple(
-            self.index[o.count.split(".")[0]] if o.count else None for o in spec.outputs
+            (self.index[o.count.split(".")[0]], o.count.endswith(".size()")) if o.count
+            else None for o in spec.outputs
         )
         self.flags = tuple(
             TransformFlag(stop_transform=True) if spec.args[i].name in spec.skip_transform
@@ -279,7 +281,11 @@ class ApiOp:
         metas: list = []
         for o, ci in zip(self.outputs, self.count_arg):
             if o.type == "Tensor[]":
-                n = len(args[ci]) if ci is not None else 0
+                if ci is None:
+                    n = 0
+                else:
+                    v = args[ci[0]]
+                    n = len(v) if ci[1] else int(v)
                 metas.append([MetaTensor() for _ in range(n)])
             else:
                 metas.append(MetaTensor())

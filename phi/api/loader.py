@@ -17,9 +17,12 @@ import yaml
 from phi.core.errors import InvalidArgument
 
 __all__ = ["ArgSpec", "OutputSpec", "InferMetaSpec", "KernelSpec", "OpSpec", "load_ops_yaml",
-           "DEFAULT_OPS_YAML"]
+           "DEFAULT_OPS_YAML", "STATIC_OPS_YAML"]
 
 DEFAULT_OPS_YAML = Path(__file__).with_name("ops.yaml")
+STATIC_OPS_YAML = Path(__file__).with_name("static_ops.yaml")
+"""Kernels that legacy ops reach but that have no eager API function (Paddle's static_ops.yaml):
+same format; only their InferMeta binding is used."""
 
 ARG_TYPES = (
     "Tensor", "Tensor[]", "Scalar", "IntArray", "int", "int64_t", "float", "double", "bool",
@@ -274,10 +277,10 @@ def _check_names(spec: OpSpec, arg_names: list[str], where: str) -> None:
                                       "argument.")
     for o in spec.outputs:
         if o.type == "Tensor[]" and o.count is not None:
-            m = re.fullmatch(r"([A-Za-z_]\w*)\.size\(\)", o.count)
+            m = re.fullmatch(r"([A-Za-z_]\w*)(\.size\(\))?", o.count)
             if m is None or m.group(1) not in arg_names:
                 raise InvalidArgument(f"{where}: output count {{{o.count}}} must be "
-                                      "`<argument>.size()`.")
+                                      "`<argument>.size()` or an int `<argument>`.")
 
 
 def load_ops_yaml(path: str | Path = DEFAULT_OPS_YAML) -> list[OpSpec]:

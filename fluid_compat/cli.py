@@ -1,0 +1,118 @@
+"""The ``fluid-compat`` command.
+
+    fluid-compat --version
+    fluid-compat kernels [NAME] [--format text|json]   the phi kernel registry
+    fluid-compat demo                                   eager-API demo with its dispatch trace
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+
+def _cmd_kernels(args: argparse.Namespace) -> int:
+    import phi
+    from phi.core.errors import NotFound
+
+    factory = phi.kernel_factory()
+    names = factory.names()
+    if args.name:
+        try:
+            kernels = factory.kernels_of(args.name)
+        except NotFound as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        ordered = sorted(kernels.items(),
+                         key=lambda kv: (int(kv[0].backend), int(kv[0].layout), int(kv[0].dtype)))
+        if args.format == "json":
+            print(json.dumps({args.name: [{"key": str(k), "args_def": str(v.args_def),
+                                           "function": f"{v.fn.__module__}.{v.fn.__qualname__}"}
+                                          for k, v in ordered]}, indent=1))
+            return 0
+        print(f"{args.name}: {len(ordered)} keys")
+        for key, kernel in ordered:
+            print(f"  {key}")
+        first = ordered[0][1]
+        print(f"function: {first.fn.__module__}.{first.fn.__qualname__}")
+        print(f"args_def ({ordered[0][0]}): {first.args_def}")
+        return 0
+    table = {}
+    for name in names:
+        groups: dict[str, list[str]] = {}
+        for key in sorted(factory.kernels_of(name), key=lambda k: int(k.dtype)):
+            groups.setdefault(f"{key.backend}, {key.layout}", []).append(str(key.dtype))
+        table[name] = groups
+    if args.format == "json":
+        print(json.dumps(table, indent=1))
+        return 0
+    for name, groups in table.items():
+        parts = "; ".join(f"({g}) [{', '.join(d)}]" for g, d in groups.items())
+        print(f"{name}: {parts}")
+    print(f"-- {len(names)} kernels, {sum(len(phi.kernel_factory().kernels_of(n)) for n in names)}"
+          " keys")
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    import logging
+
+    import numpy as np
+
+    import phi
+    from phi.core.errors import PhiError
+
+    logging.basicConfig(level=logging.INFO, format="[trace] %(message)s", stream=sys.stdout)
+    phi.set_flags({"FLAGS_dispatch_trace": 2})
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+    w = rng.standard_normal((3, 4)).astype(np.float32)
+    print("# phi eager API demo: every call prints the kernel key, each lookup step, the kernel")
+    h = phi.api.matmul(x, w)
+    h = phi.api.add(h, np.ones((4,), np.float32))
+    h = phi.api.relu(h)
+    y = phi.api.softmax(phi.api.scale(h, scale=0.5, bias=0.0), axis=-1)
+    print("softmax rows sum to", np.round(phi.api.sum(y, axis=[1]).numpy(), 5).tolist())
+    print("result", y)
+    print("# an unregistered dtype gives Paddle's message:")
+    try:
+        phi.api.relu(np.arange(3, dtype=np.int32))
+    except PhiError as exc:
+        print(exc)
+    phi.set_flags({"FLAGS_dispatch_trace": 0})
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from phi import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="fluid-compat",
+        description="Run legacy PaddlePaddle programs on phi kernels; inspect the bridge.",
+    )
+    parser.add_argument("--version", action="version", version=f"fluid-compat {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("kernels", help="list the phi kernel registry (names and keys)")
+    p.add_argument("name", nargs="?", help="one kernel: every key and its argument definition")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=_cmd_kernels)
+    p = sub.add_parser("demo", help="run a few eager-API ops and print their dispatch trace")
+    p.set_defaults(func=_cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

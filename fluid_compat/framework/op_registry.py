@@ -1,0 +1,142 @@
+"""The legacy op registry: op type -> OpInfo (proto, checker, operator class, hooks).
+
+OpInfo is built on first use from the op's OpProto (opmakers) and the per-op behaviour declared
+in fluid_compat.operators (operator class, GetExpectedKernelType / GetKernelTypeForVar overrides,
+InferShape for fluid-only ops).  ``create_op`` checks an op description against its OpInfo:
+attributes checked and defaults filled, slots checked; errors name op, slot and attribute.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping, Sequence
+
+import attrs
+
+import opmakers
+from opmakers import OpProto, check_attrs
+from phi.core.errors import InvalidArgument, NotFound
+
+__all__ = ["OpHooks", "OpInfo", "create_op", "get_op_info", "op_hooks", "registered_op_types"]
+
+
+@attrs.define
+class OpHooks:
+    """Per-op behaviour that differs from OperatorWithKernel's defaults (all optional)."""
+
+    operator_class: type | None = None
+    get_expected_kernel_type: Callable | None = None  # (op, ctx) -> OpKernelType
+    get_kernel_type_for_var: Callable | None = None  # (op, slot, tensor, expected) -> OpKernelType
+    infer_shape: Callable | None = None  # (op, ctx) for ops without a phi InferMeta
+    inplace: Mapping[str, str] = attrs.Factory(dict)  # output slot -> input slot sharing a var
+    output_counts: Callable | None = None  # (attrs, inputs) -> {slot: n} for duplicable outputs
+
+
+_HOOKS: dict[str, OpHooks] = {}
+
+
+def op_hooks(op_type: str, **kwargs) -> OpHooks:
+    """Declare (or extend) the hooks of ``op_type``; returns its OpHooks."""
+    hooks = _HOOKS.setdefault(op_type, OpHooks())
+    for name, value in kwargs.items():
+        if not hasattr(hooks, name):
+            raise InvalidArgument(f"op_hooks({op_type!r}): unknown hook {name!r}.")
+        if getattr(hooks, name) not in (None, {}) and getattr(hooks, name) is not value:
+            raise InvalidArgument(f"op_hooks({op_type!r}): hook {name!r} is declared twice.")
+        setattr(hooks, name, value)
+    _INFOS.pop(op_type, None)
+    return hooks
+
+
+@attrs.frozen
+class OpInfo:
+    type: str
+    proto: OpProto
+    runtime_attrs: tuple
+    hooks: OpHooks
+    input_slots: frozenset[str]
+    output_slots: frozenset[str]
+    required_inputs: tuple[str, ...]
+
+    @property
+    def operator_class(self) -> type:
+        from fluid_compat.operators.with_kernel import OperatorWithKernel
+
+        return self.hooks.operator_class or OperatorWithKernel
+
+
+_INFOS: dict[str, OpInfo] = {}
+
+
+def get_op_info(op_type: str) -> OpInfo:
+    """The OpInfo of ``op_type``; NotFound with the closest known types."""
+    info = _INFOS.get(op_type)
+    if info is not None:
+        return info
+    if not opmakers.has_op(op_type):
+        close = difflib.get_close_matches(op_type, opmakers.all_op_types(), n=3)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise NotFound(f"Operator `{op_type}` is not registered.{hint}")
+    _ensure_operators_loaded()
+    proto = opmakers.get_op_proto(op_type)
+    info = OpInfo(
+        type=op_type,
+        proto=proto,
+        runtime_attrs=tuple(opmakers.get_runtime_attrs(op_type)),
+        hooks=_HOOKS.get(op_type, OpHooks()),
+        input_slots=frozenset(v.name for v in proto.inputs),
+        output_slots=frozenset(v.name for v in proto.outputs),
+        required_inputs=tuple(v.name for v in proto.inputs if not v.dispensable and not v.extra),
+    )
+    _INFOS[op_type] = info
+    return info
+
+
+def registered_op_types() -> list[str]:
+    return opmakers.all_op_types()
+
+
+def _ensure_operators_loaded() -> None:
+    import fluid_compat.operators  # noqa: F401 - declares hooks and fluid kernels
+
+
+def create_op(
+    op_type: str,
+    inputs: Mapping[str, Sequence[str]],
+    outputs: Mapping[str, Sequence[str]],
+    attrs_: Mapping[str, object] | None = None,
+    *,
+    checked: bool = False,
+):
+    """An operator instance for one op description, checked against its OpInfo."""
+    info = get_op_info(op_type)
+    for label, given, known in (
+        ("input", inputs, info.input_slots),
+        ("output", outputs, info.output_slots),
+    ):
+        for slot in given:
+            if slot not in known:
+                close = difflib.get_close_matches(slot, sorted(known), n=1)
+                hint = f" Did you mean `{close[0]}`?" if close else ""
+                raise InvalidArgument(
+                    f"Operator `{op_type}` has no {label} slot `{slot}`.{hint} Its {label}s: "
+                    f"{', '.join(sorted(known))}."
+                )
+    for slot in info.required_inputs:
+        if not inputs.get(slot):
+            raise InvalidArgument(
+                f"Operator `{op_type}` needs input `{slot}`, which is missing or empty."
+            )
+    filled = (
+        dict(attrs_ or {})
+        if checked
+        else check_attrs(info.proto, dict(attrs_ or {}), info.runtime_attrs)
+    )
+    cls = info.operator_class
+    return cls(
+        op_type,
+        {k: tuple(v) for k, v in inputs.items()},
+        {k: tuple(v) for k, v in outputs.items()},
+        filled,
+        info,
+    )

@@ -1,0 +1,122 @@
+"""Scope and Variable: where a legacy program's tensors live between ops.
+
+A Scope maps names to Variables and has a parent; lookups walk up the chain (``find_var``), and
+kids are made with ``new_scope`` (the transfer scope of data preparation is such a kid).  A
+Variable holds one value: a DenseTensor for LOD_TENSOR variables, a list for feed/fetch lists and
+tensor arrays, a Scope list for step scopes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from phi.core.errors import NotFound
+from phi.core.tensor import DenseTensor
+
+__all__ = ["Scope", "Variable"]
+
+
+class Variable:
+    """A named slot holding one value (None until something writes it)."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: str, value: object = None) -> None:
+        self.name = name
+        self.value = value
+
+    def get_tensor(self) -> DenseTensor:
+        """The DenseTensor held here, created empty on first use (Paddle's GetMutable)."""
+        value = self.value
+        if value is None:
+            value = self.value = DenseTensor()
+        elif not isinstance(value, DenseTensor):
+            raise NotFound(
+                f"Variable `{self.name}` holds {type(value).__name__}, not a DenseTensor."
+            )
+        return value
+
+    @property
+    def is_initialized(self) -> bool:
+        value = self.value
+        if isinstance(value, DenseTensor):
+            return value.data is not None
+        return value is not None
+
+    def __repr__(self) -> str:
+        return f"Variable({self.name!r}, {self.value!r})"
+
+
+class Scope:
+    """Paddle's Scope: names -> Variables, with a parent chain and kid scopes."""
+
+    __slots__ = ("_kids", "_vars", "parent")
+
+    def __init__(self, parent: Scope | None = None) -> None:
+        self._vars: dict[str, Variable] = {}
+        self.parent = parent
+        self._kids: list[Scope] = []
+
+    def var(self, name: str) -> Variable:
+        """The variable ``name`` of this scope, created here if absent (ancestors not searched)."""
+        v = self._vars.get(name)
+        if v is None:
+            v = self._vars[name] = Variable(name)
+        return v
+
+    def find_var(self, name: str) -> Variable | None:
+        """Search this scope, then its ancestors."""
+        scope: Scope | None = self
+        while scope is not None:
+            v = scope._vars.get(name)
+            if v is not None:
+                return v
+            scope = scope.parent
+        return None
+
+    def find_local_var(self, name: str) -> Variable | None:
+        return self._vars.get(name)
+
+    def get_var(self, name: str) -> Variable:
+        """Like find_var, but NotFound when absent."""
+        v = self.find_var(name)
+        if v is None:
+            raise NotFound(f"Variable `{name}` is not found in the scope.")
+        return v
+
+    def set_var(self, name: str, var: Variable) -> None:
+        self._vars[name] = var
+
+    def erase(self, names) -> None:
+        for n in names:
+            self._vars.pop(n, None)
+
+    def local_var_names(self) -> list[str]:
+        return list(self._vars)
+
+    def __contains__(self, name: str) -> bool:
+        return self.find_var(name) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._vars)
+
+    def new_scope(self) -> Scope:
+        kid = Scope(self)
+        self._kids.append(kid)
+        return kid
+
+    def delete_scope(self, kid: Scope) -> None:
+        self._kids.remove(kid)
+        kid.parent = None
+
+    def drop_kids(self) -> None:
+        for kid in self._kids:
+            kid.parent = None
+        self._kids.clear()
+
+    @property
+    def kids(self) -> tuple[Scope, ...]:
+        return tuple(self._kids)
+
+    def __repr__(self) -> str:
+        return f"Scope({len(self._vars)} vars, {len(self._kids)} kids)"

@@ -1,0 +1,436 @@
+"""The one dispatch path of legacy ops: ``decide`` (once per op and input signature) and
+``compute`` (every run).  The executor's plans and ``explain`` use these same functions.
+
+Order of kernels (semantics.md, reference §5.1): phi kernel on the expected device > fluid
+kernel on the expected device > phi CPU kernel > fluid CPU kernel.  CPU fallback happens for
+custom devices and XPU; for GPU only with ``FLAGS_static_gpu_fallback_to_cpu``.
+"""
+
+from __future__ import annotations
+
+import argmap
+import numpy as np
+from phi import flags
+from phi.backends import get_context
+from phi.common.backend import Backend
+from phi.common.data_type import DataType
+from phi.common.int_array import IntArray
+from phi.common.layout import DataLayout
+from phi.common.place import CPUPlace, Place
+from phi.common.scalar import Scalar
+from phi.core import trace
+from phi.core.errors import InvalidArgument, NotFound, PhiError, PreconditionNotMet
+from phi.core.kernel import ArgKind, AttributeType
+from phi.core.registry import kernel_factory
+from phi.core.tensor import DenseTensor, MetaTensor
+from phi.transform import transform_dtype, transform_layout, transform_place
+
+from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
+from fluid_compat.operators.context import ExecutionContext, RuntimeArgumentMappingContext
+from fluid_compat.operators.expected_kernel import apply_hints
+from fluid_compat.operators.fluid_kernels.registry import find_fluid_kernel, fluid_kernels_of
+from fluid_compat.operators.infer_meta import infer_meta_binding
+
+__all__ = ["decide", "compute"]
+
+CPU_PLACE = CPUPlace()
+_ALL_DTYPE = DataType.ALL_DTYPE
+_ALL_LAYOUT = DataLayout.ALL_LAYOUT
+_SAME_DEVICE = {Backend.GPUDNN: Backend.GPU, Backend.ONEDNN: Backend.CPU, Backend.KPS: Backend.XPU}
+_GPU_FALLBACK_FLAG = "FLAGS_static_gpu_fallback_to_cpu"
+
+
+def _phi_has(name: str, backend: Backend) -> bool:
+    factory = kernel_factory()
+    if not factory.has_kernel(name):
+        return False
+    return any(k.backend is backend for k in factory.kernels_of(name))
+
+
+def _fluid_has_library(op_type: str, library: LibraryType) -> bool:
+    return any(kt.library is library for kt in fluid_kernels_of(op_type))
+
+
+def decide(op, inputs: dict[str, list], place: Place):
+    """Everything about running ``op`` on these inputs that does not depend on their values."""
+    from fluid_compat.operators.with_kernel import KernelChoice, _generation
+
+    records: list[tuple[str, str]] = []
+    ctx = ExecutionContext(op, inputs, place)
+    expected = op.get_expected_kernel_type(ctx)
+    for note in ctx.notes:
+        records.append(("expected", note))
+    # b. the KernelSignature, when a phi kernel may serve this op
+    sig = None
+    if argmap.has_compatible_phi_kernel(op.type):
+        sig = argmap.get_kernel_signature(op.type, RuntimeArgumentMappingContext(op, inputs))
+        records.append(("signature", f"{sig} ({argmap.signature_source(op.type)})"))
+    else:
+        records.append(("signature", "none: no compatible phi kernel (fluid only)"))
+    notes: list[str] = []
+    expected = apply_hints(
+        op, expected, place,
+        has_gpudnn=(sig is not None and _phi_has(sig.name, Backend.GPUDNN))
+        or _fluid_has_library(op.type, LibraryType.CUDNN),
+        has_onednn=(sig is not None and _phi_has(sig.name, Backend.ONEDNN))
+        or _fluid_has_library(op.type, LibraryType.MKLDNN),
+        supports_gpu=(sig is not None and _phi_has(sig.name, Backend.GPU))
+        or any(kt.place.backend is Backend.GPU for kt in fluid_kernels_of(op.type)),
+        notes=notes,
+    )
+    records.extend(("expected", n) for n in notes)
+    records.append(("expected", f"expected kernel type {expected}"))
+    factory = kernel_factory()
+
+    def phi_lookup(kt: OpKernelType, label: str):
+        if sig is None:
+            return None
+        key = kt.to_phi_key()
+        found = factory.select_kernel(sig.name, key)
+        if found is None and key.backend is Backend.GPUDNN:  # SelectKernelWithGPUDNN
+            found = factory.select_kernel(sig.name, key.with_backend(Backend.GPU))
+        records.append(("lookup", f"{label}: phi `{sig.name}` {key} -> "
+                                  f"{found.key if found else 'not registered'}"))
+        return found
+
+    def fluid_lookup(kt: OpKernelType, label: str):
+        found = find_fluid_kernel(op.type, kt)
+        records.append(("lookup", f"{label}: fluid `{op.type}` {kt} -> "
+                                  f"{'found' if found else 'not registered'}"))
+        return found
+
+    # c. phi on device > fluid on device > phi on CPU > fluid on CPU
+    fallback = False
+    kernel_type = expected
+    phi_kernel = phi_lookup(expected, "1 phi, expected device")
+    fluid_kernel = None if phi_kernel is not None else fluid_lookup(
+        expected, "2 fluid, expected device")
+    if phi_kernel is None and fluid_kernel is None and expected.place.backend is not Backend.CPU:
+        if expected.place.backend is Backend.GPU and not flags.FLAGS[_GPU_FALLBACK_FLAG]:
+            raise NotFound(
+                f"The kernel ({sig.name if sig else op.type}) with key "
+                f"{expected.to_phi_key()} is not found and GPU kernel cannot fallback to CPU "
+                f"one. Set {_GPU_FALLBACK_FLAG}=1 to allow it. "
+                + _registered_text(op.type, sig)
+            )
+        kernel_type = OpKernelType(expected.dtype, CPU_PLACE, _ALL_LAYOUT, LibraryType.PLAIN)
+        phi_kernel = phi_lookup(kernel_type, "3 phi, CPU fallback")
+        if phi_kernel is None:
+            fluid_kernel = fluid_lookup(kernel_type, "4 fluid, CPU fallback")
+        fallback = True
+    if phi_kernel is None and fluid_kernel is None:
+        if sig is None and not fluid_kernels_of(op.type):
+            raise NotFound(f"There are no kernels which are registered in the {op.type} "
+                           "operator.")
+        raise NotFound(f"Operator ({op.type}) does not have kernel for {kernel_type}. "
+                       + _registered_text(op.type, sig))
+    choice = KernelChoice()
+    choice.expected = expected
+    choice.kernel_type = kernel_type
+    choice.fallback = fallback
+    choice.signature = sig
+    choice.is_phi = phi_kernel is not None
+    choice.phi_kernel = phi_kernel
+    choice.fluid_kernel = fluid_kernel
+    if phi_kernel is not None:
+        kplace = CPU_PLACE if phi_kernel.key.backend in (Backend.CPU, Backend.ONEDNN) else (
+            kernel_type.place)
+    else:
+        kplace = fluid_kernel.kernel_type.place if fluid_kernel.kernel_type.place.backend is (
+            Backend.CPU) else kernel_type.place
+    choice.place = kplace
+    choice.dev_ctx = get_context(kplace)
+    if fallback:
+        records.append(("fallback", f"no kernel on {expected.place}: CPU fallback, outputs "
+                                    f"stay on CPU"))
+    choice.records = records
+    choice.generation = _generation()
+    if choice.is_phi:
+        _plan_phi(op, choice, inputs)
+    else:
+        _plan_fluid(op, choice, inputs)
+    if trace.LEVEL:
+        trace.logger.info("%s: %s", op.type, choice)
+        if trace.LEVEL >= 2:
+            for kind, text in records:
+                trace.logger.debug("  [%s] %s", kind, text)
+    return choice
+
+
+def _registered_text(op_type: str, sig) -> str:
+    parts = []
+    if sig is not None and kernel_factory().has_kernel(sig.name):
+        keys = sorted(kernel_factory().kernels_of(sig.name),
+                      key=lambda k: (int(k.backend), int(k.layout), int(k.dtype)))
+        parts.append(f"Registered phi keys of `{sig.name}`: {', '.join(map(str, keys))}.")
+    fluid = fluid_kernels_of(op_type)
+    if fluid:
+        parts.append(f"Registered fluid kernels of `{op_type}`: "
+                     f"{', '.join(str(k) for k in fluid)}.")
+    return " ".join(parts) or "No kernel is registered for it."
+
+
+# -- planning the data path ---------------------------------------------------------------------
+
+def _transform_for(op, choice, slot: str, index: int, t: DenseTensor, arg_def) -> tuple | None:
+    """(slot, index, place, dtype, layout) to apply to input ``t``, or None."""
+    var_kt = op.get_kernel_type_for_var(slot, t, choice.kernel_type)
+    target_place = None
+    if arg_def is not None:
+        if arg_def.backend is not Backend.ALL_BACKEND and t.place != choice.place and (
+                var_kt.place.backend is not Backend.ALL_BACKEND):
+            target_place = choice.place
+        target_layout = arg_def.layout
+    else:  # fluid kernel: move when the device class differs
+        if not var_kt.place.is_same_class(choice.place):
+            target_place = choice.place
+        target_layout = choice.kernel_type.layout
+    target_dtype = None
+    if var_kt.dtype != choice.kernel_type.dtype and var_kt.dtype is not _ALL_DTYPE and (
+            choice.kernel_type.dtype is not _ALL_DTYPE):
+        target_dtype = choice.kernel_type.dtype  # an override asked for a real conversion
+    need_layout = (target_layout is not _ALL_LAYOUT and t.layout is not _ALL_LAYOUT
+                   and t.layout != target_layout and len(t.dims) == 4
+                   and {t.layout, target_layout} == {DataLayout.NCHW, DataLayout.NHWC})
+    if target_place is None and target_dtype is None and not need_layout:
+        return None
+    return (slot, index, target_place, target_dtype, target_layout if need_layout else None)
+
+
+def _check_dtype(op, choice, slot: str, t: DenseTensor, want: DataType) -> None:
+    if want is _ALL_DTYPE or t.dtype == want:
+        return
+    kernel = choice.phi_kernel.name if choice.is_phi else op.type
+    raise InvalidArgument(
+        f"Operator `{op.type}`: input `{slot}` has dtype {t.dtype}, but the kernel "
+        f"`{kernel}` chosen for {choice.kernel_type} takes {want}. Cast the input "
+        f"(e.g. with a cast op) so that the dtypes agree."
+    )
+
+
+def _plan_phi(op, choice, inputs: dict[str, list]) -> None:
+    sig = choice.signature
+    kernel = choice.phi_kernel
+    defs = kernel.args_def
+    for label, names, kdefs in (("inputs", sig.inputs, defs.inputs),
+                                ("attribute", sig.attrs, defs.attributes),
+                                ("outputs", sig.outputs, defs.outputs)):
+        if len(names) != len(kdefs):
+            raise PreconditionNotMet(
+                f"Operator `{op.type}`: The size of {label}_args names ({len(names)}) must be "
+                f"equal to the size of kernel {label} defs ({len(kdefs)}) of `{kernel.name}` "
+                f"({sig})."
+            )
+    transforms = []
+    input_slots = []
+    for slot, d in zip(sig.inputs, defs.inputs):
+        values = inputs.get(slot, [])
+        present = [t for t in values if t is not None]
+        if not present and d.kind is not ArgKind.OPTIONAL and d.kind is not ArgKind.VECTOR:
+            raise InvalidArgument(f"Operator `{op.type}`: input `{slot}` is required by kernel "
+                                  f"`{kernel.name}` but is missing or not initialized.")
+        for i, t in enumerate(values):
+            if t is None:
+                continue
+            tr = _transform_for(op, choice, slot, i, t, d)
+            if tr is not None:
+                transforms.append(tr)
+                choice.records.append(("transform", _transform_text(op, tr, t)))
+            dtype_after = tr[3] if tr is not None and tr[3] is not None else t.dtype
+            if dtype_after != d.dtype and d.dtype is not _ALL_DTYPE:
+                _check_dtype(op, choice, slot, DenseTensor(dtype=dtype_after), d.dtype)
+        input_slots.append((slot, d.kind))
+    choice.transforms = tuple(transforms)
+    choice.input_slots = tuple(input_slots)
+    builders = []
+    for name, adef in zip(sig.attrs, defs.attributes):
+        if name in op.info.input_slots:
+            builders.append((True, name, adef.type))
+        else:
+            builders.append((False, _attr_value(op, name, adef.type), None))
+    choice.attr_builders = tuple(builders)
+    choice.infer = infer_meta_binding(kernel.name)
+
+
+def _plan_fluid(op, choice, inputs: dict[str, list]) -> None:
+    transforms = []
+    tied = getattr(choice.fluid_kernel, "dtype_tied_inputs", ())
+    for slot, values in inputs.items():
+        for i, t in enumerate(values):
+            if not isinstance(t, DenseTensor):
+                continue
+            tr = _transform_for(op, choice, slot, i, t, None)
+            if tr is not None:
+                transforms.append(tr)
+                choice.records.append(("transform", _transform_text(op, tr, t)))
+            if slot in tied:
+                _check_dtype(op, choice, slot, t, choice.kernel_type.dtype)
+    choice.transforms = tuple(transforms)
+    choice.input_slots = ()
+    choice.attr_builders = ()
+    choice.infer = None
+
+
+def _transform_text(op, tr, t: DenseTensor) -> str:
+    slot, index, place, dtype, layout = tr
+    parts = []
+    if layout is not None:
+        parts.append(f"layout {t.layout} -> {layout}")
+    if dtype is not None:
+        parts.append(f"dtype {t.dtype} -> {dtype}")
+    if place is not None:
+        parts.append(f"place {t.place} -> {place}")
+    return f"input `{slot}`[{index}] ({op.inputs[slot][index]}): {', '.join(parts)}"
+
+
+_PLAIN_CONVERT = {
+    AttributeType.FLOAT32: float,
+    AttributeType.FLOAT64: float,
+    AttributeType.INT32: int,
+    AttributeType.INT64: int,
+    AttributeType.BOOL: bool,
+    AttributeType.STRING: str,
+}
+
+
+def _attr_value(op, name: str, tag: AttributeType):
+    """A plain attribute converted to the kernel's attribute type (decided once per op)."""
+    if name not in op.attrs:
+        raise NotFound(f"Operator `{op.type}`: ({name}) is not found in AttributeMap when "
+                       "building static KernelContext.")
+    value = op.attrs[name]
+    try:
+        if tag is AttributeType.SCALAR:
+            return Scalar(value)
+        if tag is AttributeType.INT_ARRAY:
+            return IntArray(value)
+        if tag is AttributeType.DATA_TYPE:
+            return DataType.from_proto(int(value))
+        if tag is AttributeType.SCALARS:
+            return [Scalar(v) for v in value]
+        if tag in (AttributeType.INT32S, AttributeType.INT64S):
+            return [int(v) for v in value]
+        if tag in (AttributeType.FLOAT32S, AttributeType.FLOAT64S):
+            return [float(v) for v in value]
+        convert = _PLAIN_CONVERT.get(tag)
+        return convert(value) if convert is not None else value
+    except (PhiError, TypeError, ValueError) as exc:
+        raise InvalidArgument(f"Operator `{op.type}`: attribute `{name}`={value!r} cannot be "
+                              f"passed as kernel attribute type {tag}: {exc}") from exc
+
+
+def _tensor_attr(op, slot: str, values: list, tag: AttributeType):
+    """A Scalar / IntArray attribute read from tensor input(s), copied to the host."""
+    host = [np.asarray(t.numpy()) for t in values if t is not None]
+    if tag is AttributeType.SCALAR:
+        if len(host) != 1 or host[0].size != 1:
+            n = sum(h.size for h in host)
+            raise InvalidArgument(
+                f"Operator `{op.type}`: The DenseTensor `{slot}` used to construct the Scalar "
+                f"contains more than 1 value, it contains `{n}` values.")
+        return Scalar(host[0].reshape(()).item(), from_tensor=True)
+    if tag is AttributeType.INT_ARRAY:
+        for h in host:
+            if h.dtype not in (np.int32, np.int64):
+                raise InvalidArgument(
+                    f"Operator `{op.type}`: Data type error. When cast a DenseTensor to "
+                    f"VectorTensor, the data type of DenseTensor `{slot}` must be int32 or "
+                    f"int64, but got {h.dtype}.")
+        if len(host) == 1:
+            return IntArray(host[0].reshape(-1).tolist(), from_tensor=True)
+        return IntArray([int(h.reshape(-1)[0]) for h in host], from_tensor=True)
+    raise InvalidArgument(f"Operator `{op.type}`: attribute `{slot}` of type {tag} cannot come "
+                          "from a tensor.")
+
+
+# -- running ------------------------------------------------------------------------------------
+
+def compute(op, choice, inputs: dict[str, list], scope) -> dict[str, list]:
+    """Run the decided kernel; return the staged outputs (slot -> list of DenseTensor)."""
+    transfer = None
+    if choice.transforms:
+        inputs = {k: list(v) for k, v in inputs.items()}
+        transfer = scope.new_scope()
+        for slot, index, place, dtype, layout in choice.transforms:
+            t = inputs[slot][index]
+            what = f"{op.type}.{slot}"
+            if layout is not None:
+                t = transform_layout(t, layout, what=what)
+            if dtype is not None:
+                t = transform_dtype(t, dtype, what=what)
+            if place is not None:
+                t = transform_place(t, place, what=what)
+            inputs[slot][index] = t
+            transfer.var(op.inputs[slot][index]).value = t
+    try:
+        if choice.is_phi:
+            return _run_phi(op, choice, inputs)
+        ctx = ExecutionContext(op, inputs, choice.place, choice.dev_ctx)
+        choice.fluid_kernel.compute(ctx)
+        return ctx.staged
+    finally:
+        if transfer is not None:
+            scope.delete_scope(transfer)
+
+
+def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
+    kernel_inputs = []
+    meta_inputs = []
+    for slot, kind in choice.input_slots:
+        values = inputs.get(slot) or ()
+        if kind is ArgKind.VECTOR:
+            ts = [t for t in values if t is not None]
+            kernel_inputs.append([t.data for t in ts])
+            meta_inputs.append(ts)
+        else:
+            t = values[0] if values else None
+            kernel_inputs.append(None if t is None else t.data)
+            meta_inputs.append(t)
+    attrs = []
+    for from_tensor, value, tag in choice.attr_builders:
+        attrs.append(_tensor_attr(op, value, inputs.get(value, []), tag) if from_tensor
+                     else value)
+    sig = choice.signature
+    out_kinds = choice.phi_kernel.args_def.outputs
+    metas = []
+    for slot, d in zip(sig.outputs, out_kinds):
+        n = len(op.outputs.get(slot, ()))
+        metas.append([MetaTensor() for _ in range(n)] if d.kind is ArgKind.VECTOR
+                     else MetaTensor())
+    if choice.infer is not None:
+        fn, params = choice.infer
+        args = [meta_inputs[i] if is_input else attrs[i] for is_input, i in params]
+        try:
+            fn(*args, *metas)
+        except PhiError as exc:
+            raise type(exc)(f"Operator `{op.type}` InferMeta: {exc.message}") from exc
+    result = choice.phi_kernel.fn(choice.dev_ctx, *kernel_inputs, *attrs)
+    if len(out_kinds) == 1:
+        result = (result,)
+    staged: dict[str, list] = {}
+    ctx = choice.dev_ctx
+    for slot, d, r, m in zip(sig.outputs, out_kinds, result, metas):
+        names = op.outputs.get(slot, ())
+        if not names:
+            continue
+        arrays = r if d.kind is ArgKind.VECTOR else [r]
+        ms = m if d.kind is ArgKind.VECTOR else [m]
+        if len(arrays) != len(names):
+            raise PreconditionNotMet(
+                f"Operator `{op.type}`: kernel `{choice.phi_kernel.name}` returned "
+                f"{len(arrays)} tensors for output `{slot}`, the op has {len(names)} variables.")
+        out = []
+        for a, mt in zip(arrays, ms):
+            if type(a) is not np.ndarray and ctx.place is CPU_PLACE:
+                a = np.asarray(a)
+            dtype = ctx.data_type(a)
+            if choice.infer is not None and (a.shape != tuple(mt.dims) or dtype != mt.dtype):
+                raise PreconditionNotMet(
+                    f"Operator `{op.type}`: kernel `{choice.phi_kernel.name}` returned "
+                    f"{list(a.shape)} {dtype} for `{slot}`, but InferMeta says "
+                    f"{list(mt.dims)} {mt.dtype}.")
+            layout = mt.layout if choice.infer is not None else DataLayout.NCHW
+            out.append(DenseTensor(a, dtype, ctx.place, layout))
+        staged[slot] = out
+    return staged
+

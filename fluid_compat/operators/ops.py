@@ -1,0 +1,129 @@
+"""Per-op behaviour of legacy ops that differs from OperatorWithKernel's defaults.
+
+Each entry says which Paddle function it stands for.  The expected kernel types are checked
+against the ``expected_kernel_key`` Paddle recorded for every corpus case (tests/fluid_compat).
+"""
+
+from __future__ import annotations
+
+from phi.common.data_type import DataType
+from phi.common.place import CPUPlace, GPUPlace
+
+from fluid_compat.framework.op_kernel_type import OpKernelType
+from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.expected_kernel import (
+    _note,
+    expected_from_var,
+    expected_promote,
+    indicate_var_data_type,
+)
+
+__all__: list[str] = []
+
+
+def keep_where_they_are(*slots: str):
+    """GetKernelTypeForVar returning the expected type for tensor-attribute inputs: never moved
+    or cast (they are read on the host to build an IntArray / Scalar)."""
+    chosen = frozenset(slots)
+
+    def hook(op, slot, tensor, expected):
+        if slot in chosen:
+            return expected
+        return OpKernelType(expected.dtype, tensor.place, tensor.layout)
+
+    hook.__name__ = "keep_" + "_".join(slots)
+    return hook
+
+
+# elementwise ops and matmul: IndicateOrPromoteVarDataTypes(X, Y) (op_compat complex_promote)
+for _op in ("elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",
+            "elementwise_max", "elementwise_min", "elementwise_pow", "matmul", "matmul_v2"):
+    op_hooks(_op, get_expected_kernel_type=expected_promote("X", "Y"))
+
+# ops whose kernel dtype is their X
+for _op in ("mul", "relu", "sigmoid", "tanh", "exp", "transpose2", "reduce_mean", "reduce_sum",
+            "flatten2", "flatten_contiguous_range", "hard_swish", "log_softmax", "dropout",
+            "batch_norm", "pool2d"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+
+op_hooks("conv2d", get_expected_kernel_type=expected_from_var("Input"))
+op_hooks("depthwise_conv2d", get_expected_kernel_type=expected_from_var("Input"))
+op_hooks("lookup_table", get_expected_kernel_type=expected_from_var("W"))
+op_hooks("concat", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("AxisTensor"))
+def _split_outputs(attrs, inputs) -> dict[str, int]:
+    return {"Out": max(attrs.get("num", 0) or 0, len(attrs.get("sections") or ()))}
+
+
+op_hooks("split", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("AxisTensor", "SectionsTensorList"),
+         output_counts=_split_outputs)
+op_hooks("reshape2", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("Shape", "ShapeTensor"))
+op_hooks("scale", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("ScaleTensor"))
+
+
+def _softmax_expected(op, ctx) -> OpKernelType:
+    """GetSoftmaxExpectedKernelType: X's dtype; float16 only on GPU/XPU/custom places."""
+    dtype = indicate_var_data_type(op, ctx, "X")
+    if dtype is DataType.FLOAT16 and ctx.place.device_type == "cpu":
+        from phi.core.errors import InvalidArgument
+
+        raise InvalidArgument("float16 can only be used on GPU/XPU and custom place")
+    return OpKernelType(dtype, ctx.place)
+
+
+op_hooks("softmax", get_expected_kernel_type=_softmax_expected)
+
+
+def _cast_expected(op, ctx) -> OpKernelType:
+    """CastOp: the kernel dtype is the input's (``in_dtype``, X when in_dtype is unset)."""
+    in_dtype = op.attrs.get("in_dtype", -1)
+    if in_dtype is not None and in_dtype >= 0:
+        dtype = DataType.from_proto(in_dtype)
+        _note(ctx, f"dtype {dtype} from attribute `in_dtype`={in_dtype}")
+    else:
+        dtype = indicate_var_data_type(op, ctx, "X")
+    return OpKernelType(dtype, ctx.place)
+
+
+op_hooks("cast", get_expected_kernel_type=_cast_expected)
+
+
+def _fill_constant_expected(op, ctx) -> OpKernelType:
+    """FillConstantOp: dtype from ``dtype``; ``force_cpu`` or ``place_type`` pick the place."""
+    dtype = DataType.from_proto(op.attrs["dtype"])
+    _note(ctx, f"dtype {dtype} from attribute `dtype`={op.attrs['dtype']}")
+    place = ctx.place
+    place_type = op.attrs.get("place_type", -1)
+    if op.attrs.get("force_cpu"):
+        place = CPUPlace()
+        _note(ctx, "force_cpu=true: CPU place")
+    elif place_type == 0:
+        place = CPUPlace()
+        _note(ctx, "place_type=0: CPU place")
+    elif place_type in (1, 2) and place.device_type != "gpu":
+        place = GPUPlace(0)
+        _note(ctx, f"place_type={place_type}: GPU place")
+    return OpKernelType(dtype, place)
+
+
+op_hooks("fill_constant", get_expected_kernel_type=_fill_constant_expected,
+         get_kernel_type_for_var=keep_where_they_are("ShapeTensor", "ShapeTensorList",
+                                                     "ValueTensor"))
+
+
+def _fill_any_like_expected(op, ctx) -> OpKernelType:
+    """FillAnyLikeOp: ``dtype`` when set (-1: X's dtype)."""
+    proto = op.attrs.get("dtype", -1)
+    if proto is not None and proto >= 0:
+        dtype = DataType.from_proto(proto)
+        _note(ctx, f"dtype {dtype} from attribute `dtype`={proto}")
+    else:
+        dtype = indicate_var_data_type(op, ctx, "X")
+    return OpKernelType(dtype, ctx.place)
+
+
+op_hooks("fill_any_like", get_expected_kernel_type=_fill_any_like_expected)
+op_hooks("assign", get_expected_kernel_type=expected_from_var("X"))

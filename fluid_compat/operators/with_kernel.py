@@ -1,0 +1,182 @@
+"""OperatorBase and OperatorWithKernel: how one legacy op runs (Paddle's RunImpl).
+
+``run(scope, place)``:
+
+1. read the op's input tensors from the scope (RuntimeContext);
+2. look up the *decision* for this input signature (dtypes, places, layouts of the inputs) —
+   made once by ``decide`` and cached per op instance (a deliberate improvement over Paddle,
+   which decides on the first run only):
+   a. expected kernel type (``get_expected_kernel_type`` + hints use_cudnn, use_mkldnn,
+      op_device, force_cpu);
+   b. the KernelSignature from argmap (only when the op has a compatible phi kernel);
+   c. kernel: phi on the expected device > fluid on the expected device > phi on CPU > fluid on
+      CPU (CPU fallback only for custom devices / XPU, for GPU only with
+      FLAGS_static_gpu_fallback_to_cpu);
+   d. per input, the transform its argument definition asks for, and a dtype check;
+3. prepare inputs into a transfer scope (the caller's scope is never modified by preparation);
+4. InferMeta / InferShape, kernel call, outputs checked against the inferred meta;
+5. commit outputs to the scope — only now, so a failing op writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from phi.common.place import CPUPlace, Place
+from phi.core import trace
+from phi.core.errors import NotFound, PhiError
+from phi.core.registry import kernel_factory
+from phi.core.tensor import DenseTensor
+
+from fluid_compat.framework.op_kernel_type import OpKernelType
+from fluid_compat.framework.scope import Scope
+from fluid_compat.operators import expected_kernel
+from fluid_compat.operators.context import ExecutionContext
+from fluid_compat.operators.fluid_kernels.registry import FLUID_REGISTRY_GENERATION
+
+__all__ = ["OperatorBase", "OperatorWithKernel", "KernelChoice"]
+
+CPU_PLACE = CPUPlace()
+
+
+class OperatorBase:
+    """One legacy op: type, slot -> variable names, checked attributes, its OpInfo."""
+
+    def __init__(self, type_: str, inputs: Mapping[str, tuple[str, ...]],
+                 outputs: Mapping[str, tuple[str, ...]], attrs: dict, info) -> None:
+        self.type = type_
+        self.inputs = dict(inputs)
+        self.outputs = dict(outputs)
+        self.attrs = attrs
+        self.info = info
+
+    def input(self, slot: str) -> str | None:
+        names = self.inputs.get(slot)
+        return names[0] if names else None
+
+    def run(self, scope: Scope, place: Place) -> None:
+        try:
+            self.run_impl(scope, place)
+        except PhiError as exc:
+            if getattr(exc, "_op_tagged", False):
+                raise
+            tagged = type(exc)(f"{exc.message} [operator < {self.type} > error]")
+            tagged._op_tagged = True  # type: ignore[attr-defined]
+            raise tagged from exc
+
+    def run_impl(self, scope: Scope, place: Place) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        ins = ", ".join(f"{k}={list(v)}" for k, v in self.inputs.items() if v)
+        outs = ", ".join(f"{k}={list(v)}" for k, v in self.outputs.items() if v)
+        return f"{self.type}({ins}) -> ({outs})"
+
+
+class KernelChoice:
+    """The decision for one (op instance, input signature): made once, replayed after."""
+
+    __slots__ = ("expected", "kernel_type", "is_phi", "fallback", "signature", "phi_kernel",
+                 "fluid_kernel", "place", "dev_ctx", "transforms", "attr_builders",
+                 "infer", "input_slots", "generation", "records")
+
+    def __str__(self) -> str:
+        where = "phi" if self.is_phi else "fluid"
+        kernel = self.phi_kernel.key if self.is_phi else self.fluid_kernel.kernel_type
+        fb = " (CPU fallback)" if self.fallback else ""
+        return f"{where} kernel {kernel}{fb}"
+
+
+def _generation() -> tuple[int, int]:
+    return (kernel_factory().generation, FLUID_REGISTRY_GENERATION[0])
+
+
+class OperatorWithKernel(OperatorBase):
+    """An op computed by a kernel: phi preferred, fluid kept beside it, CPU fallback."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self._choices: dict[tuple, KernelChoice] = {}
+        self._slots = tuple(sorted(self.inputs))  # Paddle's RuntimeContext is a sorted map
+
+    # -- overridable pieces ------------------------------------------------------------------
+    def get_expected_kernel_type(self, ctx: ExecutionContext) -> OpKernelType:
+        hook = self.info.hooks.get_expected_kernel_type
+        if hook is not None:
+            return hook(self, ctx)
+        return OpKernelType(expected_kernel.indicate_data_type(self, ctx), ctx.place)
+
+    def get_kernel_type_for_var(self, slot: str, tensor: DenseTensor,
+                                expected: OpKernelType) -> OpKernelType:
+        hook = self.info.hooks.get_kernel_type_for_var
+        if hook is not None:
+            return hook(self, slot, tensor, expected)
+        return OpKernelType(expected.dtype, tensor.place, tensor.layout)
+
+    # -- the run -----------------------------------------------------------------------------
+    def _read_inputs(self, scope: Scope) -> dict[str, list]:
+        inputs: dict[str, list] = {}
+        for slot in self._slots:
+            values = []
+            for name in self.inputs[slot]:
+                var = scope.find_var(name)
+                if var is None:
+                    raise NotFound(
+                        f"Operator `{self.type}`: input `{slot}` variable `{name}` is not "
+                        "found in the scope."
+                    )
+                value = var.value
+                values.append(value if isinstance(value, DenseTensor) and value.data is not None
+                              else value if isinstance(value, list) else None)
+            inputs[slot] = values
+        return inputs
+
+    @staticmethod
+    def _signature_of(inputs: dict[str, list]) -> tuple:
+        sig = []
+        for values in inputs.values():
+            for t in values:
+                if t is None:
+                    sig.append(None)
+                elif isinstance(t, DenseTensor):
+                    sig.append((t.dtype, t.place, t.layout))
+                else:
+                    sig.append(type(t))
+        return tuple(sig)
+
+    def run_impl(self, scope: Scope, place: Place) -> None:
+        inputs = self._read_inputs(scope)
+        key = (place, self._signature_of(inputs))
+        choice = self._choices.get(key)
+        if choice is None or choice.generation != _generation():
+            choice = self.decide(inputs, place)
+            self._choices[key] = choice
+        elif trace.LEVEL:
+            trace.logger.info("%s: cached decision, %s", self.type, choice)
+        staged = self.compute(choice, inputs, scope)
+        self._commit(staged, scope)
+
+    def decide(self, inputs: dict[str, list], place: Place) -> KernelChoice:
+        """Choose the kernel, the signature and the transforms for these inputs."""
+        from fluid_compat.operators.dispatch import decide
+
+        return decide(self, inputs, place)
+
+    def compute(self, choice: KernelChoice, inputs: dict[str, list], scope: Scope
+                ) -> dict[str, list]:
+        from fluid_compat.operators.dispatch import compute
+
+        return compute(self, choice, inputs, scope)
+
+    def _commit(self, staged: dict[str, list], scope: Scope) -> None:
+        for slot, values in staged.items():
+            names = self.outputs.get(slot, ())
+            for name, value in zip(names, values):
+                if value is None:
+                    continue
+                scope.var(name).value = value
+
+    def kernel_choices(self) -> dict[tuple, KernelChoice]:
+        """The cached decisions, by (place, input signature) — for explain and tests."""
+        return dict(self._choices)
+
