@@ -45,6 +45,8 @@ _UNDEFINED = DataType.UNDEFINED
 _COMPLEX = (DataType.COMPLEX64, DataType.COMPLEX128)
 _GPU = Backend.GPU
 _GPUDNN = Backend.GPUDNN
+_NP_DTYPES = {d: d.to_numpy() for d in DataType
+              if d not in (DataType.UNDEFINED, DataType.PSTRING, DataType.NUM_DATA_TYPES)}
 
 
 def _snake(name: str) -> str:
@@ -55,7 +57,7 @@ class _Plan:
     """What one (op, key, place) resolves to; rebuilt when the factory changes."""
 
     __slots__ = ("result", "kernel", "fn", "ctx", "place", "in_defs", "fallback_place",
-                 "generation")
+                 "generation", "requested", "fast")
 
     def __init__(self, result: KernelResult, place: Place, requested: Place, generation: int):
         self.result = result
@@ -66,6 +68,8 @@ class _Plan:
         self.in_defs = result.kernel.args_def.inputs
         self.fallback_place = requested if result.has_fallback_cpu else None
         self.generation = generation
+        self.requested = requested
+        self.fast: tuple | None = None  # ((arg index, dtype to check or None), ...)
 
 
 class ApiOp:
@@ -108,7 +112,8 @@ class ApiOp:
         self.data_type_rule = self._rule(spec.kernel.data_type)
         self.backend_rule = self._rule(spec.kernel.backend)
         self.layout_rule = self._rule(spec.kernel.layout)
-        self.plans: dict[tuple, _Plan] = {}
+        self.plans: dict[KernelKey, _Plan] = {}
+        self.vector_out = any(o.type == "Tensor[]" for o in spec.outputs)
 
     def _rule(self, text: str | None) -> tuple[int, ...] | None:
         if text is None:
@@ -216,15 +221,54 @@ class ApiOp:
                 f"{len(self.kernel_inputs)} tensor inputs but the kernel defines {n_defs}."
             )
         p = _Plan(result, kernel_place, place, self.factory.generation)
-        self.plans[(key, place)] = p
+        simple = (
+            not result.has_fallback_cpu
+            and not self.vector_idx
+            and not self.spec.optional
+            and all(f is DEFAULT_FLAG for f in self.flags)
+            and all(d.layout is DataLayout.ALL_LAYOUT for d in p.in_defs)
+        )
+        if simple:
+            p.fast = tuple(
+                (i, None if d.dtype is _ALL_DTYPE else d.dtype)
+                for i, d in zip(self.kernel_inputs, p.in_defs)
+            )
+        self.plans[key] = p
         return p
 
     # -- the call --------------------------------------------------------------------------
     def __call__(self, args: list) -> Any:
         key, place = self.kernel_key(args)
-        plan = self.plans.get((key, place))
-        if plan is None or plan.generation != self.factory.generation:
+        plan = self.plans.get(key)
+        if (plan is None or plan.generation != self.factory.generation
+                or (plan.requested is not place and plan.requested != place)):
             plan = self.plan(key, place)
+        if plan.fast is None:
+            return self._call_general(args, key, plan)
+        # fast path: dense inputs already where and what the kernel wants (the usual case)
+        kplace = plan.place
+        kernel_args = []
+        for i, want in plan.fast:
+            t = args[i]
+            if (t.place is not kplace and t.place != kplace) or (
+                    want is not None and t.dtype is not want):
+                return self._call_general(args, key, plan)
+            kernel_args.append(t.data)
+        for i in self.kernel_attrs:
+            kernel_args.append(args[i])
+        metas = self._new_metas(args) if self.vector_out else [MetaTensor()]
+        try:
+            self.infer_meta(*[args[i] for i in self.infer_args], *metas)
+        except PhiError as exc:
+            raise type(exc)(f"{self.name}: {exc.message}") from exc
+        if trace.LEVEL:
+            self._trace(args, key, plan)
+        result = plan.fn(plan.ctx, *kernel_args)
+        if len(metas) == 1 and not self.vector_out:
+            return self._wrap(result, metas[0], plan)
+        return self._wrap_all(result, metas, plan)
+
+    def _call_general(self, args: list, key: KernelKey, plan: _Plan) -> Any:
         kplace = plan.place
         # 3. prepare inputs in kernel order; check dtypes the kernel is tied to
         prepared = list(args)
@@ -236,19 +280,17 @@ class ApiOp:
                 kernel_args.append(None)
                 continue
             flag = self.flags[j]
+            what = self.spec.args[i].name
             if i in self.vector_idx:
-                ts = [prepare_data(e, d, kplace, flag, what=self.spec.args[i].name) for e in t]
+                ts = [prepare_data(e, d, kplace, flag, what=what) for e in t]
                 for e in ts:
                     self._check_dtype(e, d, i)
                 prepared[i] = ts
                 kernel_args.append([e.data for e in ts])
             else:
-                if t.place != kplace or (flag is not DEFAULT_FLAG) or (
-                    t.layout != d.layout and d.layout is not DataLayout.ALL_LAYOUT
-                ):
-                    t = prepare_data(t, d, kplace, flag, what=self.spec.args[i].name)
-                    prepared[i] = t
-                if t.dtype != d.dtype and d.dtype is not _ALL_DTYPE and flag is DEFAULT_FLAG:
+                t = prepare_data(t, d, kplace, flag, what=what)
+                prepared[i] = t
+                if flag is DEFAULT_FLAG:
                     self._check_dtype(t, d, i)
                 kernel_args.append(t.data)
         for i in self.kernel_attrs:
@@ -262,11 +304,12 @@ class ApiOp:
         if trace.LEVEL:
             self._trace(args, key, plan)
         result = plan.fn(plan.ctx, *kernel_args)
+        return self._wrap_all(result, metas, plan)
+
+    def _wrap_all(self, result, metas, plan: _Plan):
         if len(metas) == 1:
-            out = self._wrap(result, metas[0], plan)
-        else:
-            out = tuple(self._wrap(r, m, plan) for r, m in zip(result, metas))
-        return out
+            return self._wrap(result, metas[0], plan)
+        return tuple(self._wrap(r, m, plan) for r, m in zip(result, metas))
 
     def _check_dtype(self, t: DenseTensor, d, i: int) -> None:
         if d.dtype is _ALL_DTYPE or t.dtype == d.dtype:
@@ -299,10 +342,15 @@ class ApiOp:
                     f"InferMeta expected {len(meta)}."
                 )
             return [self._wrap(a, m, plan) for a, m in zip(array, meta)]
-        if type(array) is not np.ndarray and plan.place is CPU_PLACE:
+        if type(array) is np.ndarray:
+            bad = array.dtype != _NP_DTYPES.get(meta.dtype)
+        elif plan.place is CPU_PLACE:
             array = np.asarray(array)
+            bad = array.dtype != _NP_DTYPES.get(meta.dtype)
+        else:
+            bad = plan.ctx.data_type(array) != meta.dtype
         shape = array.shape
-        if shape != meta.dims or plan.ctx.data_type(array) != meta.dtype:
+        if shape != meta.dims or bad:
             raise PreconditionNotMet(
                 f"{self.name}: kernel `{plan.kernel.name}` {plan.kernel.key} returned "
                 f"{list(shape)} {plan.ctx.data_type(array)}, but InferMeta says "

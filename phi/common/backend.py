@@ -30,6 +30,10 @@ class Backend(enum.IntEnum):
 
     UNDEFINED = 0  # alias of ALL_BACKEND, as in Paddle
 
+    # hash as the int (C speed): Enum's default hashes the member name in Python, and
+    # these values key every kernel lookup
+    __hash__ = int.__hash__
+
     def __str__(self) -> str:
         if self is Backend.ALL_BACKEND:
             return "Undefined(ALL_BACKEND)"

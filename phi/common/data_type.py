@@ -42,6 +42,10 @@ class DataType(enum.IntEnum):
 
     UNDEFINED = 0
 
+    # hash as the int (C speed): Enum's default hashes the member name in Python, and
+    # these values key every kernel lookup
+    __hash__ = int.__hash__
+
     def __str__(self) -> str:
         return _DTYPE_STR[self]
 

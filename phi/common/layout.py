@@ -24,6 +24,10 @@ class DataLayout(enum.IntEnum):
     UNDEFINED = 0
     ANY = 0
 
+    # hash as the int (C speed): Enum's default hashes the member name in Python, and
+    # these values key every kernel lookup
+    __hash__ = int.__hash__
+
     def __str__(self) -> str:
         if self is DataLayout.ALL_LAYOUT:
             return "Undefined(AnyLayout)"

@@ -1,0 +1,103 @@
+"""Enums of the program file format: ``AttrType`` and ``VarType`` (protobuf ``VarType.Type``).
+
+They mirror the enums of ``proto/framework.proto`` as Python ``IntEnum``s, so that code outside
+this package never has to import the generated module.  ``VarType`` uses the protobuf numbering
+(FP32 = 5); phi's ``DataType`` (FLOAT32 = 10) is a different numbering: convert with
+``DataType.from_proto`` / ``DataType.to_proto`` at the boundary.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = [
+    "CURRENT_PROGRAM_VERSION",
+    "NOT_SAVED_VAR_TYPES",
+    "NO_BLOCK_IDX",
+    "ROOT_BLOCK_IDX",
+    "TENSOR_DESC_VAR_TYPES",
+    "AttrType",
+    "VarType",
+]
+
+
+class AttrType(enum.IntEnum):
+    """Kind of an operator attribute; selects the field of ``OpDesc.Attr`` holding the value."""
+
+    INT = 0
+    FLOAT = 1
+    STRING = 2
+    INTS = 3
+    FLOATS = 4
+    STRINGS = 5
+    BOOLEAN = 6
+    BOOLEANS = 7
+    BLOCK = 8
+    LONG = 9
+    BLOCKS = 10
+    LONGS = 11
+    FLOAT64S = 12
+    VAR = 13
+    VARS = 14
+    FLOAT64 = 15
+    SCALAR = 16
+    SCALARS = 17
+
+
+class VarType(enum.IntEnum):
+    """protobuf ``VarType.Type``: tensor element types (0-6, 19-24) and variable kinds."""
+
+    BOOL = 0
+    INT16 = 1
+    INT32 = 2
+    INT64 = 3
+    FP16 = 4
+    FP32 = 5
+    FP64 = 6
+    SIZE_T = 19
+    UINT8 = 20
+    INT8 = 21
+    BF16 = 22
+    COMPLEX64 = 23
+    COMPLEX128 = 24
+
+    LOD_TENSOR = 7
+    SELECTED_ROWS = 8
+    FEED_MINIBATCH = 9
+    FETCH_LIST = 10
+    STEP_SCOPES = 11
+    LOD_RANK_TABLE = 12
+    LOD_TENSOR_ARRAY = 13
+    PLACE_LIST = 14
+    READER = 15
+    RAW = 17
+    TUPLE = 18
+    STRING = 25
+    STRINGS = 26
+    VOCAB = 27
+    FEED_LIST = 28
+    PSTRING = 29
+    SPARSE_COO = 30
+    SPARSE_CSR = 31
+
+
+# Variable kinds whose VarType carries a TensorDesc, and the VarType field that holds it
+# (LOD_TENSOR and LOD_TENSOR_ARRAY wrap it once more, with a lod_level beside it).
+TENSOR_DESC_VAR_TYPES: dict[VarType, str] = {
+    VarType.LOD_TENSOR: "lod_tensor",
+    VarType.SELECTED_ROWS: "selected_rows",
+    VarType.LOD_TENSOR_ARRAY: "tensor_array",
+    VarType.STRINGS: "strings",
+    VarType.VOCAB: "vocab",
+    VarType.SPARSE_COO: "sparse_coo",
+    VarType.SPARSE_CSR: "sparse_csr",
+}
+
+# Persistable variables of these kinds are never written to a parameter file.
+NOT_SAVED_VAR_TYPES = frozenset({VarType.FEED_MINIBATCH, VarType.FETCH_LIST, VarType.RAW})
+
+ROOT_BLOCK_IDX = 0
+NO_BLOCK_IDX = -1  # parent of the root block; forward_block_idx of a block that has none
+
+# major * 10^6 + minor * 10^3 + patch of the Paddle release whose format we write
+CURRENT_PROGRAM_VERSION = 2006002
