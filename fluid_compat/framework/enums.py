@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import enum
 
+from opmakers.attr_types import AttrType as _AttrType
+
 __all__ = [
     "CURRENT_PROGRAM_VERSION",
     "NOT_SAVED_VAR_TYPES",
@@ -21,27 +23,9 @@ __all__ = [
 ]
 
 
-class AttrType(enum.IntEnum):
-    """Kind of an operator attribute; selects the field of ``OpDesc.Attr`` holding the value."""
-
-    INT = 0
-    FLOAT = 1
-    STRING = 2
-    INTS = 3
-    FLOATS = 4
-    STRINGS = 5
-    BOOLEAN = 6
-    BOOLEANS = 7
-    BLOCK = 8
-    LONG = 9
-    BLOCKS = 10
-    LONGS = 11
-    FLOAT64S = 12
-    VAR = 13
-    VARS = 14
-    FLOAT64 = 15
-    SCALAR = 16
-    SCALARS = 17
+# One AttrType for the whole project: the op descriptions (opmakers) define it with the same
+# protobuf numbering; the file format uses it as is.
+AttrType = _AttrType
 
 
 class VarType(enum.IntEnum):
