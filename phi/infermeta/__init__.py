@@ -1,0 +1,43 @@
+"""InferMeta: pure functions from input metas and attributes to output metas.
+
+Grouped by arity as Paddle does; each is named as the snake_case of the CamelCase name that
+``phi/api/ops.yaml`` uses (``ElementwiseInferMeta`` -> ``elementwise_infer_meta``).  Parameters
+follow the YAML ``infer_meta: param`` list (input metas, attribute values), then the output
+MetaTensor(s).  The same functions serve fluid InferShape: dims of -1 are unknown sizes, and an
+optional keyword ``config=MetaConfig(is_runtime=False)`` marks compile time.
+"""
+
+from __future__ import annotations
+
+from phi.infermeta._utils import MetaConfig
+from phi.infermeta.binary import elementwise_infer_meta, matmul_infer_meta
+from phi.infermeta.multiary import concat_infer_meta
+from phi.infermeta.nullary import create_infer_meta
+from phi.infermeta.unary import (
+    cast_infer_meta,
+    create_like_infer_meta,
+    reduce_int_array_axis_infer_meta,
+    reshape_infer_meta,
+    softmax_infer_meta,
+    split_infer_meta,
+    sum_infer_meta,
+    transpose_infer_meta,
+    unchanged_infer_meta,
+)
+
+__all__ = [
+    "MetaConfig",
+    "cast_infer_meta",
+    "concat_infer_meta",
+    "create_infer_meta",
+    "create_like_infer_meta",
+    "elementwise_infer_meta",
+    "matmul_infer_meta",
+    "reduce_int_array_axis_infer_meta",
+    "reshape_infer_meta",
+    "softmax_infer_meta",
+    "split_infer_meta",
+    "sum_infer_meta",
+    "transpose_infer_meta",
+    "unchanged_infer_meta",
+]

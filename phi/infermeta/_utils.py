@@ -1,0 +1,63 @@
+"""Small helpers shared by the InferMeta modules: attribute unwrapping and dims printing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from phi.common.int_array import IntArray
+from phi.common.scalar import Scalar
+
+__all__ = [
+    "RUNTIME",
+    "MetaConfig",
+    "fmt_dims",
+    "int_array_data",
+    "is_compile_time_tensor_attr",
+    "scalar_value",
+]
+
+UNKNOWN = -1
+"""A dimension whose size is not known at compile time (fluid VarDesc shapes)."""
+
+
+@attrs.frozen(slots=True)
+class MetaConfig:
+    """Paddle's ``MetaConfig``: whether InferMeta runs at run time or at compile time.
+
+    At compile time (fluid InferShape on a VarDesc) dims may be -1 and attributes that come from
+    tensors (ShapeTensor, AxisTensor ...) carry no values yet; the functions then fill what they
+    can and leave the rest -1, as Paddle's ``!config.is_runtime`` branches do.
+    """
+
+    is_runtime: bool = True
+    is_run_mkldnn_kernel: bool = False
+
+
+RUNTIME = MetaConfig()
+
+
+def fmt_dims(dims: Iterable[int]) -> str:
+    """Dims as Paddle prints a DDim inside brackets: ``[2, 3]``."""
+    return "[" + ", ".join(str(int(d)) for d in dims) + "]"
+
+
+def int_array_data(value: object) -> tuple[int, ...]:
+    """The ints of an IntArray attribute (also accepts a plain list/tuple or int)."""
+    if isinstance(value, IntArray):
+        return value.data
+    if isinstance(value, int):
+        return (value,)
+    return tuple(int(v) for v in value)  # type: ignore[union-attr]
+
+
+def scalar_value(value: object) -> object:
+    """The Python number of a Scalar attribute (also accepts a plain number)."""
+    return value.value if isinstance(value, Scalar) else value
+
+
+def is_compile_time_tensor_attr(value: object, config: MetaConfig | None) -> bool:
+    """A Scalar/IntArray fed by a tensor while InferMeta runs at compile time: no values yet."""
+    runtime = config is None or config.is_runtime
+    return (not runtime) and bool(getattr(value, "from_tensor", False))

@@ -1,0 +1,117 @@
+"""InferMeta functions of two tensor inputs (Paddle's paddle/phi/infermeta/binary.cc)."""
+
+from __future__ import annotations
+
+from phi.common.data_type import DataType
+from phi.core.errors import InvalidArgument
+from phi.infermeta._utils import UNKNOWN, fmt_dims
+
+__all__ = ["broadcast_dims", "elementwise_infer_meta", "matmul_infer_meta", "matmul_out_dims"]
+
+
+def broadcast_dims(x_dims, y_dims) -> tuple[int, ...]:
+    """Paddle's GetBroadcastDimsArrays with axis -1 (trailing alignment, as numpy).
+
+    Per aligned pair (a, b): equal sizes, or a size 1, or an unknown -1 are compatible; the
+    output is the larger size when one is > 1 (or both are 1), else 0 when one is 0, else -1
+    (unknown).  Size 0 broadcasts only against 1 or 0: this is Paddle's later rule
+    (common_shape.h checks ``d <= 1 && d != 0``); 2.6.2's check let 0 pass against any size.
+    """
+    x_dims = tuple(x_dims)
+    y_dims = tuple(y_dims)
+    if x_dims == y_dims:
+        return x_dims
+    rank = max(len(x_dims), len(y_dims))
+    xa = (1,) * (rank - len(x_dims)) + x_dims
+    ya = (1,) * (rank - len(y_dims)) + y_dims
+    out = []
+    for i, (a, b) in enumerate(zip(xa, ya)):
+        if not (a == b or (a <= 1 and a != 0) or (b <= 1 and b != 0)):
+            raise InvalidArgument(
+                "Broadcast dimension mismatch. Operands could not be broadcast together with the "
+                f"shape of X = {fmt_dims(x_dims)} and the shape of Y = {fmt_dims(y_dims)}. "
+                f"Received [{a}] in X is not equal to [{b}] in Y at i:{i}."
+            )
+        if a > 1 or b > 1 or (a == 1 and b == 1):
+            out.append(max(a, b))
+        elif a == 0 or b == 0:
+            out.append(0)
+        else:
+            out.append(UNKNOWN)
+    return tuple(out)
+
+
+def elementwise_infer_meta(x, y, out) -> None:
+    """ElementwiseInferMeta: broadcast dims (:func:`broadcast_dims`), x's dtype and layout."""
+    out.set_dims(broadcast_dims(x.dims, y.dims))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def _batch_dim(a: int, b: int, x_dims, y_dims) -> int:
+    if a == b or b == 1:
+        return a
+    if a == 1:
+        return b
+    if a == UNKNOWN:
+        return b if b > 1 else UNKNOWN
+    if b == UNKNOWN:
+        return a if a > 1 else UNKNOWN
+    raise InvalidArgument(
+        f"The batch dimensions of x (shape {fmt_dims(x_dims)}) and y (shape {fmt_dims(y_dims)}) "
+        f"cannot be broadcast together: {a} vs {b}."
+    )
+
+
+def matmul_out_dims(x_dims, y_dims, transpose_x: bool, transpose_y: bool) -> tuple[int, ...]:
+    """Dims of matmul(x, y): 1-D operands promoted and squeezed back, batch dims broadcast.
+
+    Paddle's MatmulInferMeta takes the batch dims of the longer operand unbroadcast (for x
+    [2, 1, 3, 4] and y [3, 4, 5] it says [2, 1, 3, 5] at compile time, see the corpus case
+    matmul_v2_bcast_batch) and the kernel resizes its output to [2, 3, 3, 5]; the run-time shape
+    is what must be inferred here, so the batch dims are broadcast.  The contracted sizes are
+    checked here rather than in the kernel.
+    """
+    x_dims = tuple(x_dims)
+    y_dims = tuple(y_dims)
+    if len(x_dims) == 0:
+        raise InvalidArgument(
+            "The Input(x) dims size must be greater than 0, but reviced dims size is 0. "
+        )
+    if len(y_dims) == 0:
+        raise InvalidArgument(
+            "The Input(y) dims size must be greater than 0, but reviced dims size is 0. "
+        )
+    x_vec = len(x_dims) == 1
+    y_vec = len(y_dims) == 1
+    xd = (1,) + x_dims if x_vec else x_dims
+    yd = y_dims + (1,) if y_vec else y_dims
+    # a 1-D operand is never transposed (its flag is ignored, as in Paddle)
+    tx = transpose_x and not x_vec
+    ty = transpose_y and not y_vec
+    m, kx = (xd[-1], xd[-2]) if tx else (xd[-2], xd[-1])
+    ky, n = (yd[-1], yd[-2]) if ty else (yd[-2], yd[-1])
+    if kx >= 0 and ky >= 0 and kx != ky:
+        raise InvalidArgument(
+            f"The contracted dimension of x ({kx}; x.dims = {fmt_dims(x_dims)}, transpose_x = "
+            f"{transpose_x}) must equal that of y ({ky}; y.dims = {fmt_dims(y_dims)}, "
+            f"transpose_y = {transpose_y})."
+        )
+    xb, yb = xd[:-2], yd[:-2]
+    rank = max(len(xb), len(yb))
+    xb = (1,) * (rank - len(xb)) + xb
+    yb = (1,) * (rank - len(yb)) + yb
+    out = [_batch_dim(a, b, x_dims, y_dims) for a, b in zip(xb, yb)]
+    if not x_vec:
+        out.append(m)
+    if not y_vec:
+        out.append(n)
+    return tuple(out)
+
+
+def matmul_infer_meta(x, y, transpose_x: bool, transpose_y: bool, out) -> None:
+    """MatmulInferMeta: :func:`matmul_out_dims`; x's dtype (int8 gives int32), x's layout."""
+    out.set_dims(matmul_out_dims(x.dims, y.dims, transpose_x, transpose_y))
+    # Paddle: int8 matmul accumulates into int32 (no CPU int8 kernel is registered in 2.6.2)
+    out.set_dtype(DataType.INT32 if x.dtype == DataType.INT8 else x.dtype)
+    out.set_layout(x.layout)

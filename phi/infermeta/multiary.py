@@ -1,0 +1,74 @@
+"""InferMeta functions of a list of tensors (Paddle's paddle/phi/infermeta/multiary.cc)."""
+
+from __future__ import annotations
+
+from phi.core.errors import InvalidArgument
+from phi.infermeta._utils import (
+    UNKNOWN,
+    MetaConfig,
+    fmt_dims,
+    is_compile_time_tensor_attr,
+    scalar_value,
+)
+
+__all__ = ["concat_axis", "concat_infer_meta", "concat_out_dims"]
+
+
+def concat_axis(rank: int, axis) -> int:
+    """The concat axis in [-rank, rank), normalized."""
+    value = int(scalar_value(axis))  # type: ignore[call-overload]  # Scalar::to<int>
+    if rank == 0:
+        # Paddle's ConcatInferMeta lets rank 0 through (axis becomes 0) and infers a 0-D output
+        # whatever the number of inputs; concatenating scalars has no meaning, so refuse it.
+        raise InvalidArgument(
+            "concat does not support 0-D tensors: x[0] has shape []; reshape them to [1] first."
+        )
+    if not -rank <= value < rank:
+        raise InvalidArgument(
+            f"The axis is expected to be in range of [{-rank}, {rank}), but got {value}"
+        )
+    return value + rank if value < 0 else value
+
+
+def concat_out_dims(dims_list, axis: int) -> tuple[int, ...]:
+    """Paddle's ComputeAndCheckShape: sizes add up on ``axis``, the other dims must agree.
+
+    -1 (unknown) makes the axis size unknown and is filled from a known input elsewhere.
+    """
+    first = tuple(dims_list[0])
+    out = list(first)
+    for i, dims in enumerate(dims_list[1:], start=1):
+        dims = tuple(dims)
+        if len(dims) != len(first):
+            raise InvalidArgument(
+                f"The shape of input[0] and input[{i}] is expected to be equal. But received "
+                f"input[0]'s shape = {fmt_dims(first)}, input[{i}]'s shape = {fmt_dims(dims)}."
+            )
+        for j, d in enumerate(dims):
+            if j == axis:
+                out[j] = UNKNOWN if UNKNOWN in (out[j], d) else out[j] + d
+            elif out[j] >= 0 and d >= 0:
+                if out[j] != d:
+                    raise InvalidArgument(
+                        f"The {j}-th dimension of input[0] and input[{i}] is expected to be "
+                        f"equal. But received input[0]'s shape = {fmt_dims(first)}, input[{i}]'s"
+                        f" shape = {fmt_dims(dims)}."
+                    )
+            elif out[j] == UNKNOWN:
+                out[j] = d
+    return tuple(out)
+
+
+def concat_infer_meta(x: list, axis, out, *, config: MetaConfig | None = None) -> None:
+    """ConcatInferMeta: :func:`concat_out_dims` along :func:`concat_axis`; x[0]'s dtype/layout."""
+    if not x:
+        raise InvalidArgument("The size of input meta vector should be greater than 0.")
+    first = x[0]
+    rank = len(first.dims)
+    if is_compile_time_tensor_attr(axis, config):
+        out.set_dims((UNKNOWN,) * rank)  # AxisTensor at compile time: the axis is unknown
+    else:
+        ax = concat_axis(rank, axis)
+        out.set_dims(concat_out_dims([t.dims for t in x], ax))
+    out.set_dtype(first.dtype)
+    out.set_layout(first.layout)

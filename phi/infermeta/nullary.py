@@ -1,0 +1,30 @@
+"""InferMeta functions without tensor inputs (Paddle's paddle/phi/infermeta/nullary.cc)."""
+
+from __future__ import annotations
+
+from phi.common.data_type import DataType
+from phi.common.layout import DataLayout
+from phi.core.errors import InvalidArgument
+from phi.infermeta._utils import UNKNOWN, fmt_dims, int_array_data
+
+__all__ = ["create_infer_meta"]
+
+
+def create_infer_meta(shape, dtype: DataType, out) -> None:
+    """CreateInferMeta (full): dims from ``shape``, the given dtype, layout NCHW.
+
+    -1 is accepted as a size unknown at compile time (a shape fed by a tensor); any other negative
+    size is refused here rather than at allocation, where Paddle reports it.
+    """
+    dims = int_array_data(shape)
+    for i, d in enumerate(dims):
+        if d < UNKNOWN:
+            raise InvalidArgument(
+                f"The shape of the output must not contain negative sizes (except -1 for a size "
+                f"unknown at compile time), but received shape = {fmt_dims(dims)}, "
+                f"shape[{i}] = {d}."
+            )
+    out.set_dims(dims)
+    out.set_dtype(dtype)
+    # Paddle's CreateInferMetaBase fixes the layout to NCHW
+    out.set_layout(DataLayout.NCHW)

@@ -1,0 +1,20 @@
+"""phi kernels, one module per op family; importing this package registers them all.
+
+Each kernel is a plain function of (device context, tensor inputs, attributes) returning its
+output arrays, written against ``ctx.xp`` and registered on CPU (and GPU) for the dtypes Paddle
+2.6.2 registers on CPU.  Importing does nothing but register.
+"""
+
+from __future__ import annotations
+
+from phi.kernels import (  # noqa: F401 - imported to register their kernels
+    activation,
+    cast,
+    creation,
+    elementwise,
+    manipulation,
+    matmul,
+    reduce,
+    scale,
+    softmax,
+)

@@ -1,0 +1,86 @@
+"""Creation kernels: full, full_like (Paddle's paddle/phi/kernels/cpu/full_kernel.cc)."""
+
+from __future__ import annotations
+
+import math
+
+from phi.common.backend import Backend
+from phi.common.data_type import DataType
+from phi.common.int_array import IntArray
+from phi.common.scalar import Scalar
+from phi.core.errors import InvalidArgument
+from phi.core.kernel import Tensor
+from phi.core.registry import register_kernel
+from phi.kernels.funcs import COMPLEX, cast_array, quiet, scalar_as
+
+__all__ = ["full", "full_like"]
+
+# Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
+FULL_DTYPES = ["float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool",
+               "float16", "bfloat16", "complex64", "complex128"]
+FULL_LIKE_DTYPES = ["float32", "float64", "uint8", "int16", "int32", "int64", "bool",
+                    "float16", "bfloat16", "complex64", "complex128"]
+
+# numeric_limits<T>::lowest()/max() of the types numpy's finfo/iinfo do not describe
+_LIMITS = {
+    DataType.BOOL: (0.0, 1.0),
+    DataType.FLOAT16: (-65504.0, 65504.0),
+    DataType.BFLOAT16: (-3.3895313892515355e38, 3.3895313892515355e38),
+}
+
+
+@register_kernel("full", ("CPU", "GPU"), dtypes=FULL_DTYPES)
+def full(ctx, shape: IntArray, value: Scalar, dtype: DataType) -> Tensor:
+    """A tensor of ``shape`` filled with ``value`` converted as Scalar::to<T>."""
+    dims = tuple(shape.data)
+    if any(d < 0 for d in dims):
+        raise InvalidArgument(
+            "The Tensor's element number must be equal or greater than zero. The Tensor's shape "
+            f"is [{', '.join(map(str, dims))}] now."
+        )
+    return ctx.full(dims, scalar_as(ctx, value, dtype), dtype)
+
+
+def _limits(ctx, dtype: DataType) -> tuple[float, float]:
+    if dtype in _LIMITS:
+        return _LIMITS[dtype]
+    np_dtype = ctx.xp_dtype(dtype)
+    info = ctx.xp.iinfo(np_dtype) if dtype.is_integer else ctx.xp.finfo(np_dtype)
+    return float(info.min), float(info.max)
+
+
+def _common(ctx, value: float, dtype: DataType) -> float:
+    # std::common_type<float, T>: the range check runs in float, in double only for double T
+    if dtype is DataType.FLOAT64 or math.isnan(value):
+        return value
+    with quiet(ctx.xp):  # values beyond float's range become inf, as the C++ cast does
+        return float(ctx.astype(ctx.asarray(value, DataType.FLOAT64), DataType.FLOAT32))
+
+
+@register_kernel("full_like", ("CPU", "GPU"), dtypes=FULL_LIKE_DTYPES,
+                 input_defs={"x": {"backend": Backend.ALL_BACKEND}})
+def full_like(ctx, x: Tensor, value: Scalar, dtype: DataType) -> Tensor:
+    """A tensor shaped as ``x`` filled with ``value``; dtype UNDEFINED keeps x's dtype."""
+    out_dtype = ctx.data_type(x) if dtype == DataType.UNDEFINED else dtype
+    shape = tuple(x.shape)
+    if math.prod(shape) == 0:
+        return ctx.empty(shape, out_dtype)
+    if out_dtype in COMPLEX:
+        fill = scalar_as(ctx, value, out_dtype)
+    else:
+        # Paddle reads the value as a double (val.to<double>()), refuses finite values outside
+        # T's range, then fills static_cast<T>(double): NaN/inf into an integer type follow
+        # funcs.float_to_int, and int64 values beyond 2**53 lose precision on the way.
+        v = value.value if isinstance(value, Scalar) else value
+        d = float(v.real if isinstance(v, complex) else v)  # type: ignore[arg-type]
+        if math.isfinite(d):
+            lo, hi = _limits(ctx, out_dtype)
+            c = _common(ctx, d, out_dtype)
+            if not (_common(ctx, lo, out_dtype) <= c <= _common(ctx, hi, out_dtype)):
+                raise InvalidArgument(
+                    "The filled value is out of range for target type, current kernel type is "
+                    f"{out_dtype}, the range should between {lo:f} and {hi:f}, but now value is "
+                    f"{d:f}."
+                )
+        fill = cast_array(ctx, ctx.asarray(d, DataType.FLOAT64), out_dtype)
+    return ctx.full(shape, fill, out_dtype)

@@ -1,0 +1,94 @@
+"""Element-wise binary kernels with broadcasting (Paddle's paddle/phi/kernels/cpu/elementwise*.cc,
+funcs/elementwise_functor.h, funcs/elementwise_base.h).
+
+Inputs broadcast numpy-style (Paddle's axis = -1).  Integer results wrap on overflow, as the
+C++ functors do on x86-64.
+"""
+
+from __future__ import annotations
+
+from phi.common.data_type import DataType
+from phi.core.errors import InvalidArgument
+from phi.core.kernel import Tensor
+from phi.core.registry import register_kernel
+from phi.kernels.funcs import INTEGERS, as_array, bf16_op, quiet, trunc_divide
+
+__all__ = ["add", "divide", "maximum", "minimum", "multiply", "subtract"]
+
+# Paddle 2.6.2 CPU registrations (corpus phi_kernels.json): no bool or float16 add on CPU
+ADD_DTYPES = ["float32", "float64", "int16", "int32", "int64", "complex64", "complex128"]
+SUBTRACT_DTYPES = ["float32", "float64", "int16", "int32", "int64", "complex64", "complex128",
+                   "bfloat16"]
+MULTIPLY_DTYPES = ["float32", "float64", "int32", "int64", "bool", "complex64", "complex128",
+                   "bfloat16"]
+DIVIDE_DTYPES = ["float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool",
+                 "complex64", "complex128"]
+MIN_MAX_DTYPES = ["float32", "float64", "int32", "int64", "bfloat16"]
+
+_DIV_ZERO = ("Integer division by zero encountered in (floor) divide. Please check the input "
+             "value.")
+
+
+def _apply(ctx, fn, x, y):
+    if ctx.data_type(x) is DataType.BFLOAT16:
+        return bf16_op(ctx, fn, x, y)
+    with quiet(ctx.xp):
+        return as_array(ctx.xp, fn(x, y))
+
+
+@register_kernel("add", ("CPU", "GPU"), dtypes=ADD_DTYPES)
+def add(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """x + y."""
+    return _apply(ctx, lambda a, b: a + b, x, y)
+
+
+@register_kernel("subtract", ("CPU", "GPU"), dtypes=SUBTRACT_DTYPES)
+def subtract(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """x - y."""
+    return _apply(ctx, lambda a, b: a - b, x, y)
+
+
+@register_kernel("multiply", ("CPU", "GPU"), dtypes=MULTIPLY_DTYPES)
+def multiply(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """x * y; on bool tensors logical and (MultiplyFunctor<bool>), which numpy's * also is."""
+    return _apply(ctx, lambda a, b: a * b, x, y)
+
+
+@register_kernel("divide", ("CPU", "GPU"), dtypes=DIVIDE_DTYPES)
+def divide(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """x / y; integers truncate toward zero and refuse a zero divisor (DivideFunctor)."""
+    xp = ctx.xp
+    dtype = ctx.data_type(x)
+    if dtype in INTEGERS or dtype is DataType.BOOL:
+        # Paddle enforces b != 0 per element actually computed; with an empty result none is.
+        # (Paddle's CPU path for a y of higher rank uses InverseDivideFunctor, which does not
+        # check and would crash on x86; the error is raised whatever the ranks.)
+        if x.size and y.size and bool(xp.any(y == 0)):
+            raise InvalidArgument(_DIV_ZERO)
+        if dtype is DataType.BOOL:
+            # bool / true (C++ promotes to int: 1/1, 0/1) is x itself
+            return as_array(xp, xp.logical_and(x, y))
+        return trunc_divide(xp, x, y)
+    with quiet(xp):
+        return as_array(xp, x / y)
+
+
+def _ordered(x, y):
+    # Paddle's CPU ElementwiseCompute calls the functor as f(y, x) when x has fewer dims than
+    # y (is_xsize_larger = false, elementwise_base.h); maximum and minimum have no inverse
+    # functor, so the operands swap, which decides which NaN or signed zero is returned.
+    return (x, y) if x.ndim >= y.ndim else (y, x)
+
+
+@register_kernel("maximum", ("CPU", "GPU"), dtypes=MIN_MAX_DTYPES)
+def maximum(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """MaximumFunctor a > b ? a : b: a NaN in b wins, a NaN in a loses (not numpy's maximum)."""
+    a, b = _ordered(x, y)
+    return as_array(ctx.xp, ctx.xp.where(a > b, a, b))
+
+
+@register_kernel("minimum", ("CPU", "GPU"), dtypes=MIN_MAX_DTYPES)
+def minimum(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """MinimumFunctor a < b ? a : b: a NaN in b wins, a NaN in a loses (not numpy's minimum)."""
+    a, b = _ordered(x, y)
+    return as_array(ctx.xp, ctx.xp.where(a < b, a, b))

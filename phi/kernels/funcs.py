@@ -1,0 +1,153 @@
+"""Helpers shared by the kernels (Paddle's phi/kernels/funcs): C++ conversion semantics on xp.
+
+Paddle's CPU kernels are C++ templates over the element type T, so what a kernel computes is
+what ``static_cast<T>`` and T's arithmetic do on x86-64, where the 2.6.2 wheel runs.  numpy
+differs in a few places, written down here once:
+
+* float -> integer: C++ truncates toward zero; NaN, +-inf and out-of-range values are undefined
+  behaviour, which x86-64 compiles to ``cvttss2si``/``cvttsd2si``: they yield the "integer
+  indefinite" value, INT_MIN of the 32- or 64-bit register.  Narrower targets (int8, int16,
+  uint8) are converted through a 32-bit register and truncated (wrap modulo 2**n).  numpy's
+  result is platform-defined and warns, so the rule is applied explicitly.
+  (Derived from the C++ and x86 semantics; the wheel itself was not run on such inputs.)
+* float -> bfloat16: Paddle's CPU ``bfloat16(float)`` keeps the upper 16 bits of the float32
+  (truncation toward zero; phi/common/bfloat16.h), and its arithmetic converts every result back
+  the same way; ml_dtypes rounds to nearest even.  Doubles go through float32 first.
+* integer division truncates toward zero (numpy floors).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+
+from phi.common.data_type import DataType
+from phi.common.scalar import Scalar
+
+__all__ = [
+    "COMPLEX",
+    "FLOATS",
+    "INTEGERS",
+    "as_array",
+    "bf16_op",
+    "cast_array",
+    "float_to_int",
+    "owned",
+    "prod",
+    "quiet",
+    "scalar_as",
+    "to_bfloat16",
+    "trunc_divide",
+]
+
+INTEGERS = frozenset({DataType.INT8, DataType.UINT8, DataType.INT16, DataType.UINT16,
+                      DataType.INT32, DataType.UINT32, DataType.INT64, DataType.UINT64})
+FLOATS = frozenset({DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64})
+COMPLEX = frozenset({DataType.COMPLEX64, DataType.COMPLEX128})
+_REAL_OF = {DataType.COMPLEX64: DataType.FLOAT32, DataType.COMPLEX128: DataType.FLOAT64}
+
+
+def quiet(xp):
+    """Silence floating-point warnings: Paddle's kernels give inf/NaN/wrapped ints silently."""
+    errstate = getattr(xp, "errstate", None)
+    return errstate(all="ignore") if errstate is not None else contextlib.nullcontext()
+
+
+def as_array(xp, value):
+    """An array of ``xp`` (numpy turns 0-d results into numpy scalars)."""
+    return xp.asarray(value)
+
+
+def owned(xp, array):
+    """A copy that shares no memory with the input: Paddle's outputs never alias inputs."""
+    return xp.asarray(array, copy=True)
+
+
+def to_bfloat16(ctx, array):
+    """float32 (or anything castable to it) -> bfloat16 by truncation, as Paddle's CPU does."""
+    xp = ctx.xp
+    f32 = as_array(xp, ctx.astype(as_array(xp, array), DataType.FLOAT32))  # a new array
+    bits = xp.bitwise_right_shift(f32.view(ctx.xp_dtype(DataType.UINT32)), 16)
+    return ctx.astype(bits, DataType.UINT16).view(ctx.xp_dtype(DataType.BFLOAT16))
+
+
+def bf16_op(ctx, fn, *arrays):
+    """Apply ``fn`` to bfloat16 arrays in float32 and truncate the result back to bfloat16."""
+    with quiet(ctx.xp):
+        result = fn(*[ctx.astype(a, DataType.FLOAT32) for a in arrays])
+    return to_bfloat16(ctx, as_array(ctx.xp, result))
+
+
+def float_to_int(ctx, array, dtype: DataType):
+    """static_cast of floats to an integer dtype with x86-64 results (see the module doc)."""
+    xp = ctx.xp
+    via = dtype if dtype in (DataType.INT32, DataType.INT64) else DataType.INT32
+    info = xp.iinfo(ctx.xp_dtype(via))
+    with quiet(xp):
+        t = xp.trunc(ctx.astype(array, DataType.FLOAT64))
+        # lo and hi + 1 are powers of two, exact in float64; NaN fails both comparisons
+        valid = (t >= float(info.min)) & (t < float(info.max) + 1.0)
+        t = xp.where(valid, t, float(info.min))
+        out = ctx.astype(t, via)
+    if via is not dtype:
+        out = ctx.astype(out, dtype)  # integer narrowing wraps, as truncating the register does
+    return as_array(xp, out)
+
+
+def cast_array(ctx, array, dtype: DataType):
+    """``static_cast<dtype>`` element-wise (Paddle's CastKernel), always a new array."""
+    xp = ctx.xp
+    src = ctx.data_type(array)
+    if src is dtype:
+        return owned(xp, array)
+    with quiet(xp):
+        if src in COMPLEX and dtype not in COMPLEX:
+            # phi::dtype::complex converts to a real type through its real part
+            array = as_array(xp, xp.real(array))
+            src = _REAL_OF[src]
+        if dtype is DataType.BOOL:
+            return as_array(xp, array != 0)  # NaN != 0: true, as in C++
+        if dtype in INTEGERS and src in FLOATS:
+            return float_to_int(ctx, array, dtype)
+        if dtype is DataType.BFLOAT16:
+            return to_bfloat16(ctx, array)
+        if dtype is DataType.FLOAT16 and src in (DataType.FLOAT64, DataType.INT64):
+            # float16(const T&) goes through float, so doubles are rounded twice as in Paddle
+            array = ctx.astype(array, DataType.FLOAT32)
+        return as_array(xp, ctx.astype(array, dtype))
+
+
+def scalar_as(ctx, value, dtype: DataType):
+    """Paddle's ``Scalar::to<T>()``: a 0-d array of ``dtype`` holding static_cast<T>(value).
+
+    A Python bool is held as bool, an int as int64 (wrapped), a float as double and a complex as
+    complex128, as phi::Scalar stores them.
+    """
+    v = value.value if isinstance(value, Scalar) else value
+    if isinstance(v, bool):
+        src = DataType.BOOL
+    elif isinstance(v, int):
+        v = (v + 2**63) % 2**64 - 2**63
+        src = DataType.INT64
+    elif isinstance(v, float):
+        src = DataType.FLOAT64
+    else:
+        src = DataType.COMPLEX128
+    return cast_array(ctx, ctx.asarray(v, src), dtype)
+
+
+def trunc_divide(xp, x, y):
+    """Integer division truncating toward zero (C++ ``/``); divisors must be non-zero.
+
+    INT_MIN / -1 (undefined behaviour in C++, a crash on x86) wraps to INT_MIN here.
+    """
+    with quiet(xp):
+        q = xp.floor_divide(x, y)
+        r = x - q * y
+        fix = (r != 0) & ((x < 0) != (y < 0))
+        return as_array(xp, q + xp.astype(fix, q.dtype))
+
+
+def prod(values) -> int:
+    """Product of ints (1 for none)."""
+    return math.prod(int(v) for v in values)

@@ -1,0 +1,41 @@
+"""The scale kernel (Paddle's paddle/phi/kernels/cpu/scale_kernel.cc, funcs/eigen/scale.cc)."""
+
+from __future__ import annotations
+
+from phi.common.data_type import DataType
+from phi.common.scalar import Scalar
+from phi.core.kernel import Tensor
+from phi.core.registry import register_kernel
+from phi.kernels.funcs import as_array, quiet, scalar_as, to_bfloat16
+
+__all__ = ["scale"]
+
+# Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
+SCALE_DTYPES = ["bool", "float32", "float64", "bfloat16", "float16", "uint8", "int8", "int16",
+                "int32", "int64", "complex64", "complex128"]
+
+
+@register_kernel("scale", ("CPU", "GPU"), dtypes=SCALE_DTYPES)
+def scale(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bool) -> Tensor:
+    """x * scale + bias (or (x + bias) * scale), computed in x's dtype."""
+    xp = ctx.xp
+    dtype = ctx.data_type(x)
+    # Paddle converts scale and bias to T first (scale.to<T>(), static_cast<T>(bias)) and
+    # computes in T: on integer tensors 2.5 scales by 2 and bias 0.7 adds 0; ints wrap; bool
+    # arithmetic is logical (x && s) || b.
+    s = scalar_as(ctx, scale, dtype)
+    b = scalar_as(ctx, bias, dtype)
+    if dtype is DataType.BFLOAT16:
+        # each bfloat16 operation rounds its float32 result by truncation
+        s32 = ctx.astype(s, DataType.FLOAT32)
+        b32 = ctx.astype(b, DataType.FLOAT32)
+        x32 = ctx.astype(x, DataType.FLOAT32)
+        with quiet(xp):
+            if bias_after_scale:
+                t = to_bfloat16(ctx, x32 * s32)
+                return to_bfloat16(ctx, ctx.astype(t, DataType.FLOAT32) + b32)
+            t = to_bfloat16(ctx, x32 + b32)
+            return to_bfloat16(ctx, ctx.astype(t, DataType.FLOAT32) * s32)
+    with quiet(xp):
+        out = x * s + b if bias_after_scale else (x + b) * s
+    return as_array(xp, out)

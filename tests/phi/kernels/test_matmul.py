@@ -1,0 +1,77 @@
+"""matmul: transposes, 1-D promotion, batch broadcasting, integer wrap, K = 0 and errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from phi.core.errors import InvalidArgument
+from tests.phi.kernels.conftest import assert_array
+
+A = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+B = np.array([[5.0, 6.0], [7.0, 8.0]], np.float32)
+
+# (id, x, y, transpose_x, transpose_y, expected)
+CASES = [
+    ("2d", A, B, False, False, np.array([[19, 22], [43, 50]], np.float32)),
+    ("trans_x", A, B, True, False, np.array([[26, 30], [38, 44]], np.float32)),
+    ("trans_y", A, B, False, True, np.array([[17, 23], [39, 53]], np.float32)),
+    ("trans_both", A, B, True, True, np.array([[23, 31], [34, 46]], np.float32)),
+    # 1-D operands: vector . vector is 0-D; their transpose flags are ignored
+    ("vec_vec", np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0, 6.0]), True, True,
+     np.array(32.0)),
+    ("vec_mat", np.array([1.0, 1.0], np.float32), A, False, False,
+     np.array([4.0, 6.0], np.float32)),
+    ("mat_vec", A, np.array([1.0, 1.0], np.float32), False, False,
+     np.array([3.0, 7.0], np.float32)),
+    ("int32_wraps", np.array([[65536, 1]], np.int32), np.array([[65536], [0]], np.int32), False,
+     False, np.array([[0]], np.int32)),
+    ("int64", np.array([[2, 3]], np.int64), np.array([[4], [5]], np.int64), False, False,
+     np.array([[23]], np.int64)),
+    # K = 0: a sum of nothing
+    ("k0", np.zeros((2, 0), np.float64), np.zeros((0, 3), np.float64), False, False,
+     np.zeros((2, 3), np.float64)),
+    ("m0", np.zeros((0, 2), np.float32), B, False, False, np.zeros((0, 2), np.float32)),
+    ("complex", np.array([[1j]], np.complex64), np.array([[1j]], np.complex64), False, False,
+     np.array([[-1 + 0j]], np.complex64)),
+]
+
+
+@pytest.mark.parametrize(("x", "y", "tx", "ty", "expected"), [c[1:] for c in CASES],
+                         ids=[c[0] for c in CASES])
+def test_values(run_op, x, y, tx, ty, expected):
+    assert_array(run_op("matmul", x, y, tx, ty), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("xs", "ys", "tx", "ty", "out"),
+    [
+        ((2, 1, 3, 4), (3, 4, 5), False, False, (2, 3, 3, 5)),
+        ((5, 4, 3), (4, 2), True, False, (5, 3, 2)),
+        ((4,), (2, 4, 3), False, False, (2, 3)),
+        ((2, 3, 4), (4,), False, False, (2, 3)),
+        ((1, 2, 3), (6, 2, 3), False, True, (6, 2, 2)),
+    ],
+)
+def test_batch_shapes_match_numpy(run_op, xs, ys, tx, ty, out):
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=xs)
+    y = rng.normal(size=ys)
+    got = run_op("matmul", x, y, tx, ty)
+    ref = np.matmul(np.swapaxes(x, -1, -2) if tx else x, np.swapaxes(y, -1, -2) if ty else y)
+    assert got.shape == out
+    assert_array(got, ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("xs", "ys", "match"),
+    [
+        ((2, 3), (4, 5), "contracted dimension"),
+        ((2, 2, 3), (3, 3, 4), "cannot be broadcast"),
+        ((), (3,), r"Input\(x\) dims size must be greater than 0"),
+        ((3,), (), r"Input\(y\) dims size must be greater than 0"),
+    ],
+)
+def test_errors(run_op, xs, ys, match):
+    with pytest.raises(InvalidArgument, match=match):
+        run_op("matmul", np.ones(xs), np.ones(ys))
