@@ -20,7 +20,7 @@ from phi.core.tensor import DenseTensor
 from fluid_compat.framework.op_registry import create_op, get_op_info
 from fluid_compat.framework.scope import Scope
 
-__all__ = ["run_op", "legacy_ops", "LegacyOps"]
+__all__ = ["run_op", "run_op_with_operator", "legacy_ops", "LegacyOps"]
 
 
 def _as_list(slot: str, value) -> list:
@@ -32,6 +32,12 @@ def _as_list(slot: str, value) -> list:
 def run_op(op_type: str, inputs: Mapping[str, object], attrs: Mapping[str, object] | None = None,
            place: str | Place = "cpu") -> dict[str, list[np.ndarray]]:
     """Run one legacy op; returns every output slot that holds data, as numpy arrays."""
+    return run_op_with_operator(op_type, inputs, attrs, place)[0]
+
+
+def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
+                         attrs: Mapping[str, object] | None = None, place: str | Place = "cpu"):
+    """``run_op`` that also returns the operator instance (its cached kernel decisions)."""
     info = get_op_info(op_type)
     place = to_place(place)
     scope = Scope()
@@ -76,7 +82,7 @@ def run_op(op_type: str, inputs: Mapping[str, object], attrs: Mapping[str, objec
         else:
             if values:
                 result[slot] = values
-    return result
+    return result, op
 
 
 class LegacyOps:

@@ -21,8 +21,8 @@ EXP_DTYPES = ["float32", "float64", "int32", "int64", "float16", "complex64", "c
 def relu(ctx, x: Tensor) -> Tensor:
     """ReluCPUFunctor v > 0 ? v : 0: NaN gives 0 and -0.0 gives +0.0."""
     xp = ctx.xp
-    zero = ctx.asarray(0, ctx.data_type(x))
-    return as_array(xp, xp.where(x > zero, x, zero))
+    zero = x.dtype.type(0)
+    return xp.asarray(xp.where(x > zero, x, zero))
 
 
 @register_kernel("sigmoid", ("CPU", "GPU"), dtypes=SIGMOID_DTYPES)

@@ -15,7 +15,20 @@ SCALE_DTYPES = ["bool", "float32", "float64", "bfloat16", "float16", "uint8", "i
                 "int32", "int64", "complex64", "complex128"]
 
 
-@register_kernel("scale", ("CPU", "GPU"), dtypes=SCALE_DTYPES)
+_FLOATS = ["float32", "float64", "float16"]
+
+
+@register_kernel("scale", ("CPU", "GPU"), dtypes=_FLOATS)
+def scale_float(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bool) -> Tensor:
+    """x * scale + bias (or (x + bias) * scale) in x's float dtype (the common, fast path)."""
+    t = x.dtype.type
+    s = t(scale.value)
+    b = t(bias)
+    out = x * s + b if bias_after_scale else (x + b) * s
+    return ctx.xp.asarray(out)
+
+
+@register_kernel("scale", ("CPU", "GPU"), dtypes=[d for d in SCALE_DTYPES if d not in _FLOATS])
 def scale(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bool) -> Tensor:
     """x * scale + bias (or (x + bias) * scale), computed in x's dtype."""
     xp = ctx.xp

@@ -1,0 +1,62 @@
+"""Every corpus single-op case of the issue-3 ops runs through run_op and matches Paddle 2.6.2:
+outputs within the case's tolerance, and the expected kernel key Paddle recorded."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fluid_compat.imperative import run_op_with_operator
+from phi.core.errors import PhiError
+from tests.fluid_compat.operators.corpus_cases import (
+    case_attrs,
+    case_inputs,
+    case_names,
+    case_outputs,
+    load_case,
+)
+
+OK_CASES = case_names() or ["elementwise_add_y_trailing1", "scale_before", "reshape2_shape_tensor"]
+
+
+@pytest.mark.parametrize("name", OK_CASES)
+def test_case_matches_paddle(name):
+    case, arrays = load_case(name)
+    result, op = run_op_with_operator(case["op_type"], case_inputs(case, arrays),
+                                      case_attrs(case))
+    want = case_outputs(case, arrays)
+    assert want, f"case {name} records no outputs"
+    for slot, items in want.items():
+        assert slot in result, f"{name}: output {slot} missing (got {sorted(result)})"
+        assert len(result[slot]) == len(items)
+        for got, (ref, tol) in zip(result[slot], items):
+            assert got.shape == ref.shape, f"{name}.{slot}: {got.shape} vs {ref.shape}"
+            assert got.dtype == ref.dtype, f"{name}.{slot}: {got.dtype} vs {ref.dtype}"
+            if np.issubdtype(ref.dtype, np.floating) or np.issubdtype(ref.dtype,
+                                                                       np.complexfloating):
+                np.testing.assert_allclose(got.astype(np.float64), ref.astype(np.float64),
+                                           rtol=tol.get("rtol", 1e-5), atol=tol.get("atol", 1e-6),
+                                           err_msg=f"{name}.{slot}")
+            else:
+                np.testing.assert_array_equal(got, ref, err_msg=f"{name}.{slot}")
+    trace = case.get("kernel_trace") or {}
+    if trace.get("expected_kernel_key"):
+        (choice,) = op.kernel_choices().values()
+        assert str(choice.expected) == trace["expected_kernel_key"]
+        sig = trace.get("kernel_signature")
+        if trace.get("run_phi_kernel") and sig:
+            assert choice.is_phi
+            assert str(choice.signature) == sig["raw"]
+            assert str(choice.phi_kernel.key) == trace["phi_kernel_key"]
+        elif trace.get("run_phi_kernel") is False:
+            assert not choice.is_phi
+
+
+ERROR_CASES = case_names(status="run_error") or []
+
+
+@pytest.mark.parametrize("name", ERROR_CASES)
+def test_cases_where_paddle_raises_raise_a_typed_error(name):
+    case, arrays = load_case(name)
+    with pytest.raises(PhiError):
+        run_op_with_operator(case["op_type"], case_inputs(case, arrays), case_attrs(case))
