@@ -114,6 +114,10 @@ class ApiOp:
         self.layout_rule = self._rule(spec.kernel.layout)
         self.plans: dict[KernelKey, _Plan] = {}
         self.vector_out = any(o.type == "Tensor[]" for o in spec.outputs)
+        # positions of the outputs the API returns (intermediate ones are computed, not returned)
+        self.returned = tuple(i for i, o in enumerate(spec.outputs)
+                              if o.name not in spec.intermediate)
+        self.n_out = len(spec.outputs)
 
     def _rule(self, text: str | None) -> tuple[int, ...] | None:
         if text is None:
@@ -256,7 +260,8 @@ class ApiOp:
             kernel_args.append(t.data)
         for i in self.kernel_attrs:
             kernel_args.append(args[i])
-        metas = self._new_metas(args) if self.vector_out else [MetaTensor()]
+        metas = (self._new_metas(args) if self.vector_out or self.n_out > 1
+                 else [MetaTensor()])
         try:
             self.infer_meta(*[args[i] for i in self.infer_args], *metas)
         except PhiError as exc:
@@ -264,7 +269,7 @@ class ApiOp:
         if trace.LEVEL:
             self._trace(args, key, plan)
         result = plan.fn(plan.ctx, *kernel_args)
-        if len(metas) == 1 and not self.vector_out:
+        if self.n_out == 1 and not self.vector_out:
             return self._wrap(result, metas[0], plan)
         return self._wrap_all(result, metas, plan)
 
@@ -307,9 +312,13 @@ class ApiOp:
         return self._wrap_all(result, metas, plan)
 
     def _wrap_all(self, result, metas, plan: _Plan):
-        if len(metas) == 1:
+        if self.n_out == 1:
             return self._wrap(result, metas[0], plan)
-        return tuple(self._wrap(r, m, plan) for r, m in zip(result, metas))
+        if len(result) != self.n_out:
+            raise PreconditionNotMet(f"{self.name}: kernel `{self.kernel_name}` returned "
+                                     f"{len(result)} outputs, ops.yaml declares {self.n_out}.")
+        outs = [self._wrap(result[i], metas[i], plan) for i in self.returned]
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
     def _check_dtype(self, t: DenseTensor, d, i: int) -> None:
         if d.dtype is _ALL_DTYPE or t.dtype == d.dtype:

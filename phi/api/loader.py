@@ -85,6 +85,7 @@ class OpSpec:
     inplace: tuple[tuple[str, str], ...] = ()
     skip_transform: tuple[str, ...] = ()
     support_trans_dtype: tuple[str, ...] = ()
+    intermediate: tuple[str, ...] = ()
     source: str = attrs.field(default="", eq=False)  # "file:line"
 
     def arg(self, name: str) -> ArgSpec:
@@ -121,6 +122,8 @@ class OpSpec:
             dt["support_trans_dtype"] = list(self.support_trans_dtype)
         if dt:
             d["data_transform"] = dt
+        if self.intermediate:
+            d["intermediate"] = ", ".join(self.intermediate)
         return d
 
 
@@ -139,7 +142,7 @@ def _construct_mapping(loader, node, deep=False):
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 _TOP_KEYS = {"op", "args", "output", "infer_meta", "kernel", "optional", "inplace",
-             "data_transform"}
+             "data_transform", "intermediate"}
 _SUB_KEYS = {
     "infer_meta": {"func", "param"},
     "kernel": {"func", "param", "data_type", "backend", "layout"},
@@ -245,6 +248,7 @@ def _parse_entry(entry: Mapping, path: str) -> OpSpec:
         inplace=inplace,
         skip_transform=_names(dt.get("skip_transform"), where),
         support_trans_dtype=_names(dt.get("support_trans_dtype"), where),
+        intermediate=_names(entry.get("intermediate"), where),
         source=f"{path}:{line}",
     )
     _check_names(spec, arg_names, where)
@@ -263,6 +267,10 @@ def _check_names(spec: OpSpec, arg_names: list[str], where: str) -> None:
             if n not in arg_names:
                 raise InvalidArgument(f"{where}: {label} names {n!r}, not an argument "
                                       f"({arg_names}).")
+    for n in spec.intermediate:
+        if n not in out_names:
+            raise InvalidArgument(f"{where}: intermediate names {n!r}, not an output "
+                                  f"({out_names}).")
     for src, dst in spec.inplace:
         if src not in arg_names or dst not in out_names:
             raise InvalidArgument(f"{where}: inplace ({src} -> {dst}) must map an argument to "

@@ -10,7 +10,12 @@ optional keyword ``config=MetaConfig(is_runtime=False)`` marks compile time.
 from __future__ import annotations
 
 from phi.infermeta._utils import MetaConfig
-from phi.infermeta.binary import elementwise_infer_meta, matmul_infer_meta
+from phi.infermeta.binary import (
+    elementwise_infer_meta,
+    elementwise_raw_infer_meta,
+    matmul_infer_meta,
+    matmul_with_flatten_infer_meta,
+)
 from phi.infermeta.multiary import concat_infer_meta
 from phi.infermeta.nullary import create_infer_meta
 from phi.infermeta.unary import (
@@ -18,9 +23,12 @@ from phi.infermeta.unary import (
     create_like_infer_meta,
     reduce_int_array_axis_infer_meta,
     reshape_infer_meta,
+    reshape_with_xshape_infer_meta,
     softmax_infer_meta,
     split_infer_meta,
+    split_with_num_infer_meta,
     sum_infer_meta,
+    sum_raw_infer_meta,
     transpose_infer_meta,
     unchanged_infer_meta,
 )
@@ -32,6 +40,11 @@ __all__ = [
     "create_infer_meta",
     "create_like_infer_meta",
     "elementwise_infer_meta",
+    "elementwise_raw_infer_meta",
+    "matmul_with_flatten_infer_meta",
+    "reshape_with_xshape_infer_meta",
+    "split_with_num_infer_meta",
+    "sum_raw_infer_meta",
     "matmul_infer_meta",
     "reduce_int_array_axis_infer_meta",
     "reshape_infer_meta",

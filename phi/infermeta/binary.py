@@ -115,3 +115,61 @@ def matmul_infer_meta(x, y, transpose_x: bool, transpose_y: bool, out) -> None:
     # Paddle: int8 matmul accumulates into int32 (no CPU int8 kernel is registered in 2.6.2)
     out.set_dtype(DataType.INT32 if x.dtype == DataType.INT8 else x.dtype)
     out.set_layout(x.layout)
+
+
+def elementwise_raw_dims(x_dims, y_dims, axis: int) -> tuple[int, ...]:
+    """Legacy elementwise broadcasting with ``axis``: the lower-rank operand is aligned to the
+    other starting at ``axis`` (-1: trailing alignment), as Paddle's GetBroadcastDimsArrays."""
+    x_dims, y_dims = tuple(x_dims), tuple(y_dims)
+    if axis == -1 or len(x_dims) == len(y_dims):
+        return broadcast_dims(x_dims, y_dims)
+    big, small = (x_dims, y_dims) if len(x_dims) > len(y_dims) else (y_dims, x_dims)
+    if not 0 <= axis <= len(big) - len(small):
+        raise InvalidArgument(
+            f"Axis should be in range [0, {len(big) - len(small)}] to align X {fmt_dims(x_dims)} "
+            f"and Y {fmt_dims(y_dims)}, but received axis = {axis}."
+        )
+    aligned = (1,) * axis + small + (1,) * (len(big) - len(small) - axis)
+    return broadcast_dims(big, aligned) if big is x_dims else broadcast_dims(aligned, big)
+
+
+def elementwise_raw_infer_meta(x, y, axis: int, out) -> None:
+    """ElementwiseRawInferMeta: :func:`elementwise_raw_dims`, x's dtype and layout."""
+    out.set_dims(elementwise_raw_dims(x.dims, y.dims, axis))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def _flat2(dims, num_col_dims: int, what: str) -> tuple[int, int]:
+    if not 0 < num_col_dims <= len(dims):
+        raise InvalidArgument(
+            f"The input tensor {what}'s dimensions should be larger than {what}_num_col_dims, "
+            f"but received {what}'s dims {fmt_dims(dims)} and {what}_num_col_dims "
+            f"{num_col_dims}."
+        )
+    rows = cols = 1
+    for d in dims[:num_col_dims]:
+        rows = UNKNOWN if UNKNOWN in (rows, d) else rows * d
+    for d in dims[num_col_dims:]:
+        cols = UNKNOWN if UNKNOWN in (cols, d) else cols * d
+    return rows, cols
+
+
+def matmul_with_flatten_infer_meta(x, y, x_num_col_dims: int, y_num_col_dims: int, out) -> None:
+    """MatmulWithFlattenInferMeta (legacy mul): x and y seen as 2-D matrices."""
+    _, x_cols = _flat2(x.dims, x_num_col_dims, "x")
+    y_rows, _ = _flat2(y.dims, y_num_col_dims, "y")
+    if UNKNOWN not in (x_cols, y_rows) and x_cols != y_rows:
+        raise InvalidArgument(
+            f"The first matrix width should be same as second matrix height, but received "
+            f"first matrix width {x_cols} (x {fmt_dims(x.dims)}, x_num_col_dims "
+            f"{x_num_col_dims}) and second matrix height {y_rows} (y {fmt_dims(y.dims)}, "
+            f"y_num_col_dims {y_num_col_dims})."
+        )
+    out.set_dims(tuple(x.dims[:x_num_col_dims]) + tuple(y.dims[y_num_col_dims:]))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+__all__ += ["elementwise_raw_dims", "elementwise_raw_infer_meta",
+            "matmul_with_flatten_infer_meta"]

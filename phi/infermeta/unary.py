@@ -349,3 +349,47 @@ def transpose_infer_meta(x, perm, out) -> None:
     out.set_dims(tuple(x_dims[i] for i in p))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+
+
+def reshape_with_xshape_infer_meta(x, shape, out, xshape, *,
+                                   config: MetaConfig | None = None) -> None:
+    """ReshapeWithXShapeInferMeta: out as :func:`reshape_infer_meta`; xshape [0, *x.dims]
+    carries the input's dims for the grad op and no data."""
+    reshape_infer_meta(x, shape, out, config=config)
+    xshape.set_dims((0,) + tuple(x.dims))
+    xshape.set_dtype(x.dtype)
+    xshape.set_layout(x.layout)
+
+
+def split_with_num_infer_meta(x, num: int, axis, out: list, *,
+                              config: MetaConfig | None = None) -> None:
+    """SplitWithNumInferMeta: ``num`` equal pieces along ``axis`` (the dim must divide)."""
+    ax = split_axis(x.dims, axis)
+    size = x.dims[ax]
+    if num <= 0:
+        raise InvalidArgument(f"The num of split should be larger than 0, but got {num}.")
+    if size != UNKNOWN and size % num:
+        raise InvalidArgument(
+            f"The input's size along the split dimension must be evenly divisible by Attr(num),"
+            f" but received Attr(num) = {num} and Input(X).shape[{ax}] = {size}."
+        )
+    piece = UNKNOWN if size == UNKNOWN else size // num
+    for o in out:
+        dims = list(x.dims)
+        dims[ax] = piece
+        o.set_dims(tuple(dims))
+        o.set_dtype(x.dtype)
+        o.set_layout(x.layout)
+
+
+def sum_raw_infer_meta(x, axis, keepdim: bool, reduce_all: bool, dtype: DataType, out, *,
+                       config: MetaConfig | None = None) -> None:
+    """SumRawInferMeta: as :func:`sum_infer_meta` with an explicit ``reduce_all``."""
+    reduce_all = reduce_all or len(int_array_data(axis)) == 0
+    out.set_dims(_reduce_dims(x, axis, keepdim, reduce_all, config))
+    out.set_dtype(sum_out_dtype(x.dtype, dtype))
+    out.set_layout(x.layout)
+
+
+__all__ += ["reshape_with_xshape_infer_meta", "split_with_num_infer_meta",
+            "sum_raw_infer_meta"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from phi.kernels import (  # noqa: F401 - imported to register their kernels
     activation,
+    assign,
     cast,
     creation,
     elementwise,

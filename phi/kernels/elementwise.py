@@ -106,3 +106,101 @@ def minimum(ctx, x: Tensor, y: Tensor) -> Tensor:
     """MinimumFunctor a < b ? a : b: a NaN in b wins, a NaN in a loses (not numpy's minimum)."""
     a, b = _ordered(x, y)
     return as_array(ctx.xp, ctx.xp.where(a < b, a, b))
+
+
+# -- the legacy `_raw` kernels: elementwise ops of legacy programs with an `axis` -----------------
+# elementwise_add(axis != -1) maps to add_raw etc. (Paddle 2.6.2 keeps them for old programs):
+# the lower-rank operand is aligned to the other starting at `axis`.
+
+def _align(xp, x, y, axis: int):
+    if axis == -1 or x.ndim == y.ndim:
+        return x, y
+    if x.ndim > y.ndim:
+        pad = x.ndim - y.ndim - axis
+        return x, xp.reshape(y, (1,) * axis + tuple(y.shape) + (1,) * pad)
+    pad = y.ndim - x.ndim - axis
+    return xp.reshape(x, (1,) * axis + tuple(x.shape) + (1,) * pad), y
+
+
+@register_kernel("add_raw", ("CPU", "GPU"), dtypes=_without_bf16(ADD_DTYPES))
+def add_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+    """x + y with legacy axis alignment."""
+    a, b = _align(ctx.xp, x, y, axis)
+    return ctx.xp.asarray(a + b)
+
+
+@register_kernel("subtract_raw", ("CPU", "GPU"), dtypes=_without_bf16(SUBTRACT_DTYPES))
+def subtract_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+    """x - y with legacy axis alignment."""
+    a, b = _align(ctx.xp, x, y, axis)
+    return ctx.xp.asarray(a - b)
+
+
+@register_kernel("subtract_raw", ("CPU", "GPU"), dtypes=["bfloat16"])
+def subtract_raw_bf16(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+    """x - y with legacy axis alignment, in bfloat16."""
+    a, b = _align(ctx.xp, x, y, axis)
+    return bf16_op(ctx, lambda u, v: u - v, a, b)
+
+
+@register_kernel("multiply_raw", ("CPU", "GPU"), dtypes=_without_bf16(MULTIPLY_DTYPES))
+def multiply_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+    """x * y with legacy axis alignment."""
+    a, b = _align(ctx.xp, x, y, axis)
+    return ctx.xp.asarray(a * b)
+
+
+@register_kernel("multiply_raw", ("CPU", "GPU"), dtypes=["bfloat16"])
+def multiply_raw_bf16(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+    """x * y with legacy axis alignment, in bfloat16."""
+    a, b = _align(ctx.xp, x, y, axis)
+    return bf16_op(ctx, lambda u, v: u * v, a, b)
+
+
+# Paddle 2.6.2 registers divide_raw for fewer dtypes than divide (no int8/uint8/int16)
+@register_kernel("divide_raw", ("CPU", "GPU"), dtypes=["float32", "float64", "int32", "int64",
+                                                       "bool", "complex64", "complex128"])
+def divide_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+    """x / y with legacy axis alignment (integer semantics as ``divide``)."""
+    a, b = _align(ctx.xp, x, y, axis)
+    return divide(ctx, a, b)
+
+
+@register_kernel("maximum_raw", ("CPU", "GPU"), dtypes=MIN_MAX_DTYPES)
+def maximum_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+    """MaximumFunctor with legacy axis alignment (operands ordered by their original ranks)."""
+    a, b = _ordered(*_align(ctx.xp, x, y, axis)) if x.ndim >= y.ndim else _align(
+        ctx.xp, y, x, axis)
+    return as_array(ctx.xp, ctx.xp.where(a > b, a, b))
+
+
+@register_kernel("minimum_raw", ("CPU", "GPU"), dtypes=MIN_MAX_DTYPES)
+def minimum_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+    """MinimumFunctor with legacy axis alignment (operands ordered by their original ranks)."""
+    a, b = _ordered(*_align(ctx.xp, x, y, axis)) if x.ndim >= y.ndim else _align(
+        ctx.xp, y, x, axis)
+    return as_array(ctx.xp, ctx.xp.where(a < b, a, b))
+
+
+@register_kernel("elementwise_pow", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",
+                                                            "int64"])
+def elementwise_pow(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """x ** y; integers go through double pow and round to nearest (Paddle's
+    ElementwisePowFunctor uses std::llrint(std::pow(a, b)) for integral types)."""
+    xp = ctx.xp
+    dtype = ctx.data_type(x)
+    with quiet(xp):
+        if dtype in INTEGERS:
+            r = xp.rint(xp.pow(ctx.astype(x, DataType.FLOAT64), ctx.astype(y, DataType.FLOAT64)))
+            return as_array(xp, ctx.astype(r, dtype))
+        return as_array(xp, xp.pow(x, y))
+
+
+@register_kernel("elementwise_pow", ("CPU", "GPU"), dtypes=["bfloat16"])
+def elementwise_pow_bf16(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """x ** y in float32, truncated back to bfloat16."""
+    return bf16_op(ctx, lambda u, v: u ** v, x, y)
+
+
+__all__ += ["add_raw", "subtract_raw", "multiply_raw", "divide_raw", "maximum_raw",
+            "minimum_raw", "elementwise_pow"]

@@ -20,3 +20,22 @@ def matmul(ctx, x: Tensor, y: Tensor, transpose_x: bool, transpose_y: bool) -> T
     if transpose_y and y.ndim >= 2:
         y = xp.matrix_transpose(y)
     return xp.asarray(xp.matmul(x, y))
+
+
+@register_kernel("matmul_with_flatten", ("CPU", "GPU"), dtypes=["float32", "float64"])
+def matmul_with_flatten(ctx, x: Tensor, y: Tensor, x_num_col_dims: int,
+                        y_num_col_dims: int) -> Tensor:
+    """Legacy ``mul``: x and y flattened to matrices at their num_col_dims, multiplied, and the
+    result given dims x.dims[:x_num_col_dims] + y.dims[y_num_col_dims:]."""
+    xp = ctx.xp
+    rows = 1
+    for d in x.shape[:x_num_col_dims]:
+        rows *= d
+    k = 1
+    for d in y.shape[:y_num_col_dims]:
+        k *= d
+    out = xp.matmul(xp.reshape(x, (rows, k)), xp.reshape(y, (k, -1) if k else (0, 1)))
+    return xp.reshape(out, tuple(x.shape[:x_num_col_dims]) + tuple(y.shape[y_num_col_dims:]))
+
+
+__all__ += ["matmul_with_flatten"]

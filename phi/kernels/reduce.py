@@ -72,3 +72,17 @@ def reduce_sum(ctx, x: Tensor, axis: IntArray, dtype: DataType, keepdim: bool) -
     with quiet(xp):
         return as_array(xp, xp.sum(x, axis=axes, keepdims=keepdim,
                                    dtype=ctx.xp_dtype(out_dtype)))
+
+
+@register_kernel("sum_raw", ("CPU", "GPU"), dtypes=SUM_DTYPES,
+                 output_defs={0: {"dtype": DataType.UNDEFINED}})
+def reduce_sum_raw(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: bool,
+                   dtype: DataType) -> Tensor:
+    """Kernel ``sum_raw`` (legacy reduce_sum with reduce_all): ``sum`` over all axes when
+    ``reduce_all``."""
+    if reduce_all:
+        axis = IntArray(())
+    return reduce_sum(ctx, x, axis, dtype, keepdim)
+
+
+__all__ += ["reduce_sum_raw"]

@@ -1,0 +1,20 @@
+"""The assign kernel (Paddle's paddle/phi/kernels/assign_kernel.cc): a copy of the input."""
+
+from __future__ import annotations
+
+from phi.core.kernel import Tensor
+from phi.core.registry import register_kernel
+from phi.kernels.funcs import owned
+
+__all__ = ["assign_raw"]
+
+_ALL12 = ["float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool", "float16",
+          "bfloat16", "complex64", "complex128"]
+
+
+# Paddle registers x as ALL_BACKEND (its kernel copies from any place); here kernels compute
+# with their own device's namespace, so x is moved to the kernel's device like any input.
+@register_kernel("assign_raw", ("CPU", "GPU"), dtypes=_ALL12)
+def assign_raw(ctx, x: Tensor) -> Tensor:
+    """A copy of x (never a view)."""
+    return owned(ctx.xp, x)
