@@ -64,7 +64,7 @@ def decide(op, inputs: dict[str, list], place: Place):
     sig = None
     if argmap.has_compatible_phi_kernel(op.type):
         sig = argmap.get_kernel_signature(op.type, RuntimeArgumentMappingContext(op, inputs))
-        records.append(("signature", f"{sig} ({argmap.signature_source(op.type)})"))
+        records.append(("signature", f"{sig} ({argmap.default_registry().how_mapped(op.type)})"))
     else:
         records.append(("signature", "none: no compatible phi kernel (fluid only)"))
     notes: list[str] = []

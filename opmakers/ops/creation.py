@@ -26,3 +26,11 @@ def fill_constant(m: OpMaker) -> None:
     m.add_attr("force_cpu", AttrType.BOOLEAN, default=False)
     m.add_attr("place_type", AttrType.INT, default=-1)
     m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("fill_any_like")
+def fill_any_like(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("value", AttrType.FLOAT, default=0.0).support_tensor()
+    m.add_attr("dtype", AttrType.INT, default=-1)

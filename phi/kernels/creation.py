@@ -57,8 +57,11 @@ def _common(ctx, value: float, dtype: DataType) -> float:
         return float(ctx.astype(ctx.asarray(value, DataType.FLOAT64), DataType.FLOAT32))
 
 
+# x is read for its dims only: never moved (ALL_BACKEND, as Paddle registers it) and its dtype is
+# not the kernel's (ALL_DTYPE: fill_any_like(float x, dtype=int32) selects the int32 kernel)
 @register_kernel("full_like", ("CPU", "GPU"), dtypes=FULL_LIKE_DTYPES,
-                 input_defs={"x": {"backend": Backend.ALL_BACKEND}})
+                 input_defs={"x": {"backend": Backend.ALL_BACKEND,
+                                   "dtype": DataType.ALL_DTYPE}})
 def full_like(ctx, x: Tensor, value: Scalar, dtype: DataType) -> Tensor:
     """A tensor shaped as ``x`` filled with ``value``; dtype UNDEFINED keeps x's dtype."""
     out_dtype = ctx.data_type(x) if dtype == DataType.UNDEFINED else dtype

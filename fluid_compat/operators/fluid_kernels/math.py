@@ -153,7 +153,7 @@ class MatmulV2Kernel(FluidKernel):
 
 @register_fluid_kernel("matmul", "CPU", FLOATS)
 class MatmulV1Kernel(FluidKernel):
-    """Legacy matmul: alpha * op(X) @ op(Y); a 1-D result is kept as shape [1]."""
+    """Legacy matmul: alpha * op(X) @ op(Y) (two vectors give a 0-D result, as 2.6.2 does)."""
 
     dtype_tied_inputs = ("X", "Y")
 
@@ -164,7 +164,4 @@ class MatmulV1Kernel(FluidKernel):
         alpha = ctx.attr("alpha")
         if alpha != 1.0:
             out = out * xp.asarray(alpha).astype(out.dtype)
-        out = xp.asarray(out)
-        if out.ndim == 0:
-            out = xp.reshape(out, (1,))  # matmul v1 never returns a 0-d tensor
-        ctx.set_output("Out", out)
+        ctx.set_output("Out", xp.asarray(out))
