@@ -116,7 +116,8 @@ def create_op(
     ):
         for slot in given:
             if slot not in known:
-                close = difflib.get_close_matches(slot, sorted(known), n=1)
+                close = [k for k in sorted(known) if k.lower() == slot.lower()] or (
+                    difflib.get_close_matches(slot, sorted(known), n=1))
                 hint = f" Did you mean `{close[0]}`?" if close else ""
                 raise InvalidArgument(
                     f"Operator `{op_type}` has no {label} slot `{slot}`.{hint} Its {label}s: "
