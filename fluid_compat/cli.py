@@ -3,6 +3,8 @@
     fluid-compat --version
     fluid-compat kernels [NAME] [--format text|json]   the phi kernel registry
     fluid-compat demo                                   eager-API demo with its dispatch trace
+    fluid-compat argmap-check [OP ...] [-v]             every possible KernelSignature checked
+                                                        against the phi kernel registry
 """
 
 from __future__ import annotations
@@ -87,6 +89,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_argmap_check(args: argparse.Namespace) -> int:
+    import phi  # noqa: F401 - registers the kernels the check looks up
+    from argmap.check import main_argmap_check
+
+    return main_argmap_check(args.rest)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from phi import __version__
 
@@ -102,6 +111,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_kernels)
     p = sub.add_parser("demo", help="run a few eager-API ops and print their dispatch trace")
     p.set_defaults(func=_cmd_demo)
+    p = sub.add_parser("argmap-check", add_help=False,
+                       help="check every legacy op's possible KernelSignatures against the "
+                            "phi kernels (argmap-check -h for its options)")
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=_cmd_argmap_check)
     return parser
 
 

@@ -21,6 +21,7 @@ from phi.infermeta.nullary import create_infer_meta
 from phi.infermeta.unary import (
     cast_infer_meta,
     create_like_infer_meta,
+    reduce_infer_meta_base,
     reduce_int_array_axis_infer_meta,
     reshape_infer_meta,
     reshape_with_xshape_infer_meta,
@@ -46,6 +47,7 @@ __all__ = [
     "split_with_num_infer_meta",
     "sum_raw_infer_meta",
     "matmul_infer_meta",
+    "reduce_infer_meta_base",
     "reduce_int_array_axis_infer_meta",
     "reshape_infer_meta",
     "softmax_infer_meta",

@@ -393,3 +393,15 @@ def sum_raw_infer_meta(x, axis, keepdim: bool, reduce_all: bool, dtype: DataType
 
 __all__ += ["reshape_with_xshape_infer_meta", "split_with_num_infer_meta",
             "sum_raw_infer_meta"]
+
+
+def reduce_infer_meta_base(x, axis, keep_dim: bool, reduce_all: bool, out, *,
+                           config: MetaConfig | None = None) -> None:
+    """ReduceInferMetaBase (mean_raw and the other `_raw` reductions): x's dtype."""
+    reduce_all = reduce_all or len(int_array_data(axis)) == 0
+    out.set_dims(_reduce_dims(x, axis, keep_dim, reduce_all, config))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+__all__ += ["reduce_infer_meta_base"]

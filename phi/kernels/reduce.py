@@ -86,3 +86,15 @@ def reduce_sum_raw(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: bo
 
 
 __all__ += ["reduce_sum_raw"]
+
+
+@register_kernel("mean_raw", ("CPU", "GPU"), dtypes=MEAN_DTYPES)
+def reduce_mean_raw(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: bool) -> Tensor:
+    """Kernel ``mean_raw`` (legacy reduce_mean with reduce_all): ``mean`` over all axes when
+    ``reduce_all``."""
+    if reduce_all:
+        axis = IntArray(())
+    return reduce_mean(ctx, x, axis, keepdim)
+
+
+__all__ += ["reduce_mean_raw"]
