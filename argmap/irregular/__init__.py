@@ -1,0 +1,23 @@
+"""Hand-written mappings of irregular ops, one module per op family.
+
+An op is irregular when its signature depends on more than which tensor gives an attribute: the
+kernel name changes with an attribute value (``split``: ``num``), with the kind of a variable
+(``scale``: SelectedRows), with an optional output (``flatten_contiguous_range``: XShape), or
+sources are checked in a non-generated order (``reshape2``).  Each function carries a one-line
+comment saying why.  Regular ops are declared in ``argmap/op_compat.yaml``.
+
+The process-wide registry reads exactly the families listed here.
+"""
+
+from __future__ import annotations
+
+from argmap.irregular import creation, elementwise, manipulation, nn, reduction
+from argmap.registry import MappingFamily
+
+FAMILIES: tuple[MappingFamily, ...] = (
+    creation.FAMILY,
+    elementwise.FAMILY,
+    manipulation.FAMILY,
+    nn.FAMILY,
+    reduction.FAMILY,
+)

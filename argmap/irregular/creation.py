@@ -1,0 +1,32 @@
+"""Irregular mappings: tensor creation."""
+
+from __future__ import annotations
+
+from argmap.context import ArgumentMappingContext
+from argmap.registry import MappingFamily
+from argmap.signature import UNREGISTERED, KernelSignature
+
+FAMILY = MappingFamily("creation")
+
+
+@FAMILY.arg_mapping("fill_constant", attr_values={"str_value": ("", "1.5")})
+def fill_constant(ctx: ArgumentMappingContext) -> KernelSignature:
+    # Irregular: full vs full_sr on Out's kind, and the value source ValueTensor > str_value
+    # (only when non-empty) > value.
+    if ctx.has_input("ShapeTensor"):
+        shape = "ShapeTensor"
+    elif ctx.input_size("ShapeTensorList") > 0:
+        shape = "ShapeTensorList"
+    else:
+        shape = "shape"
+    if ctx.has_input("ValueTensor"):
+        value = "ValueTensor"
+    elif ctx.attr("str_value"):
+        value = "str_value"
+    else:
+        value = "value"
+    if ctx.is_dense_tensor_output("Out"):
+        return KernelSignature("full", (), (shape, value, "dtype"), ("Out",))
+    if ctx.is_selected_rows_output("Out"):
+        return KernelSignature("full_sr", (), (shape, value, "dtype"), ("Out",))
+    return UNREGISTERED
