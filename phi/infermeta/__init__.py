@@ -17,6 +17,17 @@ from phi.infermeta.binary import (
     matmul_with_flatten_infer_meta,
 )
 from phi.infermeta.multiary import concat_infer_meta
+from phi.infermeta.nn import (
+    batch_norm_infer_infer_meta,
+    batch_norm_infer_meta,
+    conv_infer_meta,
+    depthwise_conv_infer_meta,
+    dropout_infer_meta,
+    flatten_infer_meta,
+    flatten_with_xshape_infer_meta,
+    pool2d_infer_meta,
+    unchanged_infer_meta_check_axis,
+)
 from phi.infermeta.nullary import create_infer_meta
 from phi.infermeta.unary import (
     cast_infer_meta,
@@ -55,4 +66,16 @@ __all__ = [
     "sum_infer_meta",
     "transpose_infer_meta",
     "unchanged_infer_meta",
+]
+
+__all__ += [  # phi/infermeta/nn.py
+    "batch_norm_infer_infer_meta",
+    "batch_norm_infer_meta",
+    "conv_infer_meta",
+    "depthwise_conv_infer_meta",
+    "dropout_infer_meta",
+    "flatten_infer_meta",
+    "flatten_with_xshape_infer_meta",
+    "pool2d_infer_meta",
+    "unchanged_infer_meta_check_axis",
 ]

@@ -22,9 +22,9 @@ from phi.infermeta._utils import (
 
 __all__ = [
     "adaptive_bounds",
+    "batch_norm_channels",
     "batch_norm_infer_infer_meta",
     "batch_norm_infer_meta",
-    "batch_norm_channels",
     "conv_infer_meta",
     "conv_out_size",
     "depthwise_conv_infer_meta",

@@ -204,3 +204,14 @@ def elementwise_pow_bf16(ctx, x: Tensor, y: Tensor) -> Tensor:
 
 __all__ += ["add_raw", "subtract_raw", "multiply_raw", "divide_raw", "maximum_raw",
             "minimum_raw", "elementwise_pow"]
+
+
+@register_kernel("elementwise_pow_raw", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",
+                                                                "int64"])
+def elementwise_pow_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+    """x ** y with legacy axis alignment (integer semantics as ``elementwise_pow``)."""
+    a, b = _align(ctx.xp, x, y, axis)
+    return elementwise_pow(ctx, a, b)
+
+
+__all__ += ["elementwise_pow_raw"]

@@ -15,9 +15,9 @@ What Paddle's CPU functor computes, and this module reproduces:
 * adaptive: window i covers [floor(i*in/out), ceil((i+1)*in/out)), averaged over its size.
 * global: the window is the whole plane (paddings ignored).
 
-Windows are strided views of the padded input reduced over the window axes (no loop over
-pixels or channels); adaptive windows, whose sizes vary, are gathered with index arrays and
-masked.  NHWC is computed on an NCHW view.
+Windows are reduced over strided views of the padded input (a loop over the kh*kw window
+positions at most, never over pixels or channels); adaptive windows, whose sizes vary, are
+gathered with index arrays and masked.  NHWC is computed on an NCHW view.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ POOL2D_DTYPES = ["float32", "float64"]
 FLT_MAX = 3.4028234663852886e38
 """C's FLT_MAX: MaxPool's initial value, static_cast<T>(-FLT_MAX) for double too."""
 
+_MAX_TAPS = 64
+"""Windows up to this many elements are reduced tap by tap (see _reduce_windows)."""
+
 
 def _window_view(xp, x, ksize, strides, out_hw):
     """[N, C, Ho, Wo, kh, kw] strided view of the (padded) NCHW array x."""
@@ -48,6 +51,32 @@ def _window_view(xp, x, ksize, strides, out_hw):
     shape = x.shape[:2] + tuple(out_hw) + tuple(ksize)
     st = (sn, sc, sh * strides[0], sw * strides[1], sh, sw)
     return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=st)
+
+
+def _reduce_windows(xp, x, ksize, strides, out_hw, is_max: bool):
+    """Max or sum over every window of the padded NCHW array x -> [N, C, Ho, Wo].
+
+    Small windows are reduced tap by tap: one elementwise max/add per window position over a
+    strided view, in the order Paddle's loop visits the window (row-major), so sums are
+    accumulated as Paddle accumulates them.  Large windows (global pooling) are reduced over
+    a window view instead, where the window axes are long and contiguous.
+    """
+    kh, kw = ksize
+    if kh * kw > _MAX_TAPS:
+        view = _window_view(xp, x, ksize, strides, out_hw)
+        return xp.max(view, axis=(4, 5)) if is_max else xp.sum(view, axis=(4, 5))
+    ho, wo = out_hw
+    sh, sw = strides
+    combine = xp.maximum if is_max else xp.add
+    out = None
+    for i in range(kh):
+        for j in range(kw):
+            tap = x[:, :, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw]
+            if out is None:
+                out = xp.array(tap, copy=True)
+            else:
+                combine(out, tap, out=out)
+    return out
 
 
 def _counts(xp, size: int, ksize: int, stride: int, lead: int, n_out: int, exclusive: bool):
@@ -61,7 +90,7 @@ def _counts(xp, size: int, ksize: int, stride: int, lead: int, n_out: int, exclu
 
 def _pool_fixed(ctx, x, ksize, strides, lead, out_hw, pooling_type: str, exclusive: bool):
     xp = ctx.xp
-    n, c, h, w = x.shape
+    h, w = x.shape[2:]
     ho, wo = out_hw
     top, left = lead
     # room for every window: the leading padding plus whatever the last window overhangs
@@ -71,11 +100,9 @@ def _pool_fixed(ctx, x, ksize, strides, lead, out_hw, pooling_type: str, exclusi
     fill = -xp.inf if is_max else 0
     if top or bottom or left or right:
         x = xp.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=fill)
-    view = _window_view(xp, x, ksize, strides, out_hw)
+    total = _reduce_windows(xp, x, ksize, strides, out_hw, is_max)
     if is_max:
-        out = xp.max(view, axis=(4, 5))
-        return xp.maximum(out, xp.asarray(-FLT_MAX, dtype=out.dtype))
-    total = xp.sum(view, axis=(4, 5))
+        return xp.maximum(total, xp.asarray(-FLT_MAX, dtype=total.dtype))
     ch = _counts(xp, h, ksize[0], strides[0], top, ho, exclusive)
     cw = _counts(xp, w, ksize[1], strides[1], left, wo, exclusive)
     count = xp.astype(ch[:, None] * cw[None, :], total.dtype)
@@ -140,4 +167,4 @@ def pool2d(ctx, x: Tensor, kernel_size: IntArray, strides: list[int], paddings: 
                           exclusive)
     if channel_last:
         out = xp.permute_dims(out, (0, 2, 3, 1))
-    return xp.ascontiguousarray(xp.astype(out, x.dtype, copy=False))
+    return xp.ascontiguousarray(out)
