@@ -127,3 +127,7 @@ def _fill_any_like_expected(op, ctx) -> OpKernelType:
 
 op_hooks("fill_any_like", get_expected_kernel_type=_fill_any_like_expected)
 op_hooks("assign", get_expected_kernel_type=expected_from_var("X"))
+
+# batch_norm updates its running statistics in place: MeanOut is the Mean variable and
+# VarianceOut the Variance variable (Paddle's BatchNormInplaceInferer)
+op_hooks("batch_norm", inplace={"MeanOut": "Mean", "VarianceOut": "Variance"})
