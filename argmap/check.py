@@ -283,7 +283,7 @@ def _explore(info: MappingInfo, oracle: _Oracle) -> tuple[list[PossibleSignature
         ctx = EnumeratingContext(oracle, forced)
         try:
             result = info.fn(ctx)
-        except Exception as exc:  # noqa: BLE001 - a failing mapping is a finding, not a crash
+        except Exception as exc:
             failures.append(f"raised {type(exc).__name__}: {exc} when {ctx.condition()}")
         else:
             if not isinstance(result, KernelSignature):
@@ -409,14 +409,14 @@ def _compare(sig: KernelSignature, d: KernelArgsDef, at: str, inputs: Mapping[st
         messages.append(f"{len(sig.inputs)} inputs ({', '.join(sig.inputs) or 'none'}) but "
                         f"{kernel} takes {len(d.inputs)} ({_kinds(d.inputs)})")
     else:
-        for i, (name, arg) in enumerate(zip(sig.inputs, d.inputs)):
+        for i, (name, arg) in enumerate(zip(sig.inputs, d.inputs, strict=False)):
             messages += _slot_kind("input", name, inputs.get(name), arg.kind, i, kernel)
     if len(sig.attrs) != len(d.attributes):
         kernel_types = ", ".join(str(a.type) for a in d.attributes) or "none"
         messages.append(f"{len(sig.attrs)} attributes ({', '.join(sig.attrs) or 'none'}) but "
                         f"{kernel} takes {len(d.attributes)} ({kernel_types})")
     else:
-        for i, (name, arg) in enumerate(zip(sig.attrs, d.attributes)):
+        for i, (name, arg) in enumerate(zip(sig.attrs, d.attributes, strict=False)):
             if name in inputs:
                 why = f"{name!r} is an input slot (a tensor attribute)"
             elif name in tensor_attr_kinds:
@@ -432,7 +432,7 @@ def _compare(sig: KernelSignature, d: KernelArgsDef, at: str, inputs: Mapping[st
         messages.append(f"{len(sig.outputs)} outputs ({', '.join(sig.outputs) or 'none'}) but "
                         f"{kernel} returns {len(d.outputs)} ({_kinds(d.outputs)})")
     else:
-        for i, (name, arg) in enumerate(zip(sig.outputs, d.outputs)):
+        for i, (name, arg) in enumerate(zip(sig.outputs, d.outputs, strict=False)):
             messages += _slot_kind("output", name, outputs.get(name), arg.kind, i, kernel)
     return messages
 

@@ -67,7 +67,7 @@ class KernelSignature:
         if len(parts) != 4:
             raise InvalidArgument(f"not a kernel signature: {text!r} (expected "
                                   "'name: N; inputs: ...; attributes: ...; outputs: ...')")
-        for part, key in zip(parts, expected):
+        for part, key in zip(parts, expected, strict=False):
             head, sep, rest = part.partition(":")
             if not sep or head.strip() != key:
                 raise InvalidArgument(f"not a kernel signature: {text!r} (expected {key!r} "

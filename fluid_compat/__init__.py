@@ -8,4 +8,4 @@ from __future__ import annotations
 
 from fluid_compat.imperative import legacy_ops, run_op
 
-__all__ = ["run_op", "legacy_ops"]
+__all__ = ["legacy_ops", "run_op"]

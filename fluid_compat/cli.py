@@ -37,7 +37,7 @@ def _cmd_kernels(args: argparse.Namespace) -> int:
                                           for k, v in ordered]}, indent=1))
             return 0
         print(f"{args.name}: {len(ordered)} keys")
-        for key, kernel in ordered:
+        for key, _kernel in ordered:
             print(f"  {key}")
         first = ordered[0][1]
         print(f"function: {first.fn.__module__}.{first.fn.__qualname__}")

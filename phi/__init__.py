@@ -51,17 +51,40 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     __version__ = "0.0.0+unknown"
 
 __all__ = [
-    "Backend", "CPUPlace", "CustomPlace", "DataLayout", "DataType", "GPUPlace", "IntArray",
-    "Place", "Scalar", "AlreadyExists", "InvalidArgument", "NotFound", "PhiError",
-    "PreconditionNotMet", "Unavailable", "Unimplemented", "KernelKey", "KernelFactory",
-    "KernelResult", "kernel_factory", "register_kernel", "select_kernel_or_raise",
-    "DenseTensor", "MetaTensor", "get_flags", "set_flags", "api", "__version__",
+    "AlreadyExists",
+    "Backend",
+    "CPUPlace",
+    "CustomPlace",
+    "DataLayout",
+    "DataType",
+    "DenseTensor",
+    "GPUPlace",
+    "IntArray",
+    "InvalidArgument",
+    "KernelFactory",
+    "KernelKey",
+    "KernelResult",
+    "MetaTensor",
+    "NotFound",
+    "PhiError",
+    "Place",
+    "PreconditionNotMet",
+    "Scalar",
+    "Unavailable",
+    "Unimplemented",
+    "__version__",
+    "api",
+    "get_flags",
+    "kernel_factory",
+    "register_kernel",
+    "select_kernel_or_raise",
+    "set_flags",
 ]
 
 
 def __getattr__(name: str):
     if name == "api":
-        import phi.api as api
+        from phi import api
 
         return api
     raise AttributeError(name)

@@ -14,7 +14,7 @@ import attrs
 
 from phi.core.errors import InvalidArgument, NotFound
 
-__all__ = ["define_flag", "get_flags", "set_flags", "flag", "on_change", "FLAGS"]
+__all__ = ["FLAGS", "define_flag", "flag", "get_flags", "on_change", "set_flags"]
 
 
 @attrs.frozen
@@ -101,7 +101,7 @@ def set_flags(values: dict[str, object]) -> None:
     for name, value in converted.items():
         if FLAGS[name] != value:
             FLAGS[name] = value
-            for listener in list(_LISTENERS):
+            for listener in _LISTENERS:
                 listener(name, value)
 
 

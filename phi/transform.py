@@ -25,12 +25,12 @@ from phi.core.kernel import TensorArgDef
 from phi.core.tensor import DenseTensor
 
 __all__ = [
-    "TransformFlag",
     "DEFAULT_FLAG",
+    "TransformFlag",
     "prepare_data",
-    "transform_place",
     "transform_dtype",
     "transform_layout",
+    "transform_place",
 ]
 
 _ALL_LAYOUT = DataLayout.ALL_LAYOUT

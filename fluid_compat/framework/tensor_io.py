@@ -240,7 +240,8 @@ def _check_against(var: VarDesc, array: np.ndarray, path: str | None, verb: str)
     declared = var.shape
     if declared is not None:
         shape = array.shape
-        if len(shape) != len(declared) or any(d != -1 and d != s for d, s in zip(declared, shape)):
+        if len(shape) != len(declared) or any(
+                d != -1 and d != s for d, s in zip(declared, shape, strict=True)):
             raise ProgramFileError(
                 f"{verb} shape {list(shape)}, but the program declares {list(declared)}",
                 path=path,

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
+
+from fluid_compat.framework.op_registry import create_op, get_op_info
+from fluid_compat.framework.scope import Scope
 from phi.common.place import Place, to_place
 from phi.core.errors import InvalidArgument
 from phi.core.tensor import DenseTensor
 
-from fluid_compat.framework.op_registry import create_op, get_op_info
-from fluid_compat.framework.scope import Scope
-
-__all__ = ["run_op", "run_op_with_operator", "legacy_ops", "LegacyOps"]
+__all__ = ["LegacyOps", "legacy_ops", "run_op", "run_op_with_operator"]
 
 
 def _as_list(slot: str, value) -> list:
@@ -112,7 +112,7 @@ class LegacyOps:
                     raise InvalidArgument(f"{op_type}: attribute name expected at position "
                                           f"{n_inputs + i}, got {pairs[i]!r}.")
                 attrs[pairs[i]] = pairs[i + 1]
-            inputs = {slot: value for slot, value in zip(slots, args[:n_inputs])
+            inputs = {slot: value for slot, value in zip(slots, args[:n_inputs], strict=False)
                       if value is not None}
             result = run_op(op_type, inputs, attrs, place)
             outs = []

@@ -19,14 +19,17 @@ from phi.common.place import Place
 from phi.core.errors import InvalidArgument, NotFound
 from phi.core.tensor import DenseTensor
 
-__all__ = ["ExecutionContext", "RuntimeArgumentMappingContext",
-           "CompileTimeArgumentMappingContext"]
+__all__ = [
+    "CompileTimeArgumentMappingContext",
+    "ExecutionContext",
+    "RuntimeArgumentMappingContext",
+]
 
 
 class ExecutionContext:
     """Inputs of one run (slot -> list of DenseTensor or None), attributes, place, outputs."""
 
-    __slots__ = ("op", "inputs", "place", "dev_ctx", "staged", "notes")
+    __slots__ = ("dev_ctx", "inputs", "notes", "op", "place", "staged")
 
     def __init__(self, op, inputs: Mapping[str, list], place: Place, dev_ctx=None) -> None:
         self.op = op
@@ -108,7 +111,7 @@ class ExecutionContext:
 class RuntimeArgumentMappingContext(ArgumentMappingContext):
     """argmap questions answered at run time from the op and the tensors of this run."""
 
-    __slots__ = ("op", "inputs")
+    __slots__ = ("inputs", "op")
 
     def __init__(self, op, inputs: Mapping[str, Sequence]) -> None:
         self.op = op
@@ -163,7 +166,7 @@ class RuntimeArgumentMappingContext(ArgumentMappingContext):
 class CompileTimeArgumentMappingContext(ArgumentMappingContext):
     """argmap questions answered from an op description and its block (no data)."""
 
-    __slots__ = ("op_desc", "block")
+    __slots__ = ("block", "op_desc")
 
     def __init__(self, op_desc, block=None) -> None:
         self.op_desc = op_desc

@@ -8,8 +8,14 @@ custom devices and XPU; for GPU only with ``FLAGS_static_gpu_fallback_to_cpu``.
 
 from __future__ import annotations
 
-import argmap
 import numpy as np
+
+import argmap
+from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
+from fluid_compat.operators.context import ExecutionContext, RuntimeArgumentMappingContext
+from fluid_compat.operators.expected_kernel import apply_hints
+from fluid_compat.operators.fluid_kernels.registry import find_fluid_kernel, fluid_kernels_of
+from fluid_compat.operators.infer_meta import infer_meta_binding
 from phi import flags
 from phi.backends import get_context
 from phi.common.backend import Backend
@@ -25,13 +31,7 @@ from phi.core.registry import kernel_factory
 from phi.core.tensor import DenseTensor, MetaTensor
 from phi.transform import transform_dtype, transform_layout, transform_place
 
-from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
-from fluid_compat.operators.context import ExecutionContext, RuntimeArgumentMappingContext
-from fluid_compat.operators.expected_kernel import apply_hints
-from fluid_compat.operators.fluid_kernels.registry import find_fluid_kernel, fluid_kernels_of
-from fluid_compat.operators.infer_meta import infer_meta_binding
-
-__all__ = ["decide", "compute"]
+__all__ = ["compute", "decide"]
 
 CPU_PLACE = CPUPlace()
 _ALL_DTYPE = DataType.ALL_DTYPE
@@ -89,14 +89,14 @@ def decide(op, inputs: dict[str, list], place: Place):
         found = factory.select_kernel(sig.name, key)
         if found is None and key.backend is Backend.GPUDNN:  # SelectKernelWithGPUDNN
             found = factory.select_kernel(sig.name, key.with_backend(Backend.GPU))
-        records.append(("lookup", f"{label}: phi `{sig.name}` {key} -> "
-                                  f"{found.key if found else 'not registered'}"))
+        records.append(("lookup", (f"{label}: phi `{sig.name}` {key} -> "
+                                  f"{found.key if found else 'not registered'}")))
         return found
 
     def fluid_lookup(kt: OpKernelType, label: str):
         found = find_fluid_kernel(op.type, kt)
-        records.append(("lookup", f"{label}: fluid `{op.type}` {kt} -> "
-                                  f"{'found' if found else 'not registered'}"))
+        records.append(("lookup", (f"{label}: fluid `{op.type}` {kt} -> "
+                                  f"{'found' if found else 'not registered'}")))
         return found
 
     # c. phi on device > fluid on device > phi on CPU > fluid on CPU
@@ -141,8 +141,8 @@ def decide(op, inputs: dict[str, list], place: Place):
     choice.place = kplace
     choice.dev_ctx = get_context(kplace)
     if fallback:
-        records.append(("fallback", f"no kernel on {expected.place}: CPU fallback, outputs "
-                                    f"stay on CPU"))
+        records.append(("fallback", (f"no kernel on {expected.place}: CPU fallback, outputs "
+                                    f"stay on CPU")))
     choice.records = records
     choice.generation = _generation()
     if choice.is_phi:
@@ -223,7 +223,7 @@ def _plan_phi(op, choice, inputs: dict[str, list]) -> None:
             )
     transforms = []
     input_slots = []
-    for slot, d in zip(sig.inputs, defs.inputs):
+    for slot, d in zip(sig.inputs, defs.inputs, strict=False):
         values = inputs.get(slot, [])
         present = [t for t in values if t is not None]
         if not present and d.kind is not ArgKind.OPTIONAL and d.kind is not ArgKind.VECTOR:
@@ -243,7 +243,7 @@ def _plan_phi(op, choice, inputs: dict[str, list]) -> None:
     choice.transforms = tuple(transforms)
     choice.input_slots = tuple(input_slots)
     builders = []
-    for name, adef in zip(sig.attrs, defs.attributes):
+    for name, adef in zip(sig.attrs, defs.attributes, strict=False):
         if name in op.info.input_slots:
             builders.append((True, name, adef.type))
         else:
@@ -393,7 +393,7 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
     sig = choice.signature
     out_kinds = choice.phi_kernel.args_def.outputs
     metas = []
-    for slot, d in zip(sig.outputs, out_kinds):
+    for slot, d in zip(sig.outputs, out_kinds, strict=False):
         n = len(op.outputs.get(slot, ()))
         metas.append([MetaTensor() for _ in range(n)] if d.kind is ArgKind.VECTOR
                      else MetaTensor())
@@ -409,7 +409,7 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
         result = (result,)
     staged: dict[str, list] = {}
     ctx = choice.dev_ctx
-    for slot, d, r, m in zip(sig.outputs, out_kinds, result, metas):
+    for slot, d, r, m in zip(sig.outputs, out_kinds, result, metas, strict=False):
         names = op.outputs.get(slot, ())
         if not names:
             continue
@@ -420,7 +420,7 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
                 f"Operator `{op.type}`: kernel `{choice.phi_kernel.name}` returned "
                 f"{len(arrays)} tensors for output `{slot}`, the op has {len(names)} variables.")
         out = []
-        for a, mt in zip(arrays, ms):
+        for a, mt in zip(arrays, ms, strict=False):
             if type(a) is not np.ndarray and ctx.place is CPU_PLACE:
                 a = np.asarray(a)
             dtype = ctx.data_type(a)

@@ -11,6 +11,7 @@ Each function notes in ``ctx.notes`` what decided the dtype, for the trace and `
 
 from __future__ import annotations
 
+from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
 from phi.common.backend import Backend
 from phi.common.data_type import DataType
 from phi.common.layout import DataLayout
@@ -18,15 +19,13 @@ from phi.common.place import CPUPlace, GPUPlace, Place
 from phi.core.errors import InvalidArgument, NotFound
 from phi.core.tensor import DenseTensor
 
-from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
-
 __all__ = [
-    "indicate_data_type",
-    "indicate_var_data_type",
-    "indicate_or_promote_var_data_types",
-    "expected_from_var",
-    "expected_from_attr",
     "apply_hints",
+    "expected_from_attr",
+    "expected_from_var",
+    "indicate_data_type",
+    "indicate_or_promote_var_data_types",
+    "indicate_var_data_type",
 ]
 
 _COMPLEX = (DataType.COMPLEX64, DataType.COMPLEX128)

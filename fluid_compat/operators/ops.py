@@ -6,9 +6,6 @@ against the ``expected_kernel_key`` Paddle recorded for every corpus case (tests
 
 from __future__ import annotations
 
-from phi.common.data_type import DataType
-from phi.common.place import CPUPlace, GPUPlace
-
 from fluid_compat.framework.op_kernel_type import OpKernelType
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import (
@@ -17,6 +14,8 @@ from fluid_compat.operators.expected_kernel import (
     expected_promote,
     indicate_var_data_type,
 )
+from phi.common.data_type import DataType
+from phi.common.place import CPUPlace, GPUPlace
 
 __all__: list[str] = []
 

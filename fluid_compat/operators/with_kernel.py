@@ -22,19 +22,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from fluid_compat.framework.op_kernel_type import OpKernelType
+from fluid_compat.framework.scope import Scope
+from fluid_compat.operators import expected_kernel
+from fluid_compat.operators.context import ExecutionContext
+from fluid_compat.operators.fluid_kernels.registry import FLUID_REGISTRY_GENERATION
 from phi.common.place import CPUPlace, Place
 from phi.core import trace
 from phi.core.errors import NotFound, PhiError
 from phi.core.registry import kernel_factory
 from phi.core.tensor import DenseTensor
 
-from fluid_compat.framework.op_kernel_type import OpKernelType
-from fluid_compat.framework.scope import Scope
-from fluid_compat.operators import expected_kernel
-from fluid_compat.operators.context import ExecutionContext
-from fluid_compat.operators.fluid_kernels.registry import FLUID_REGISTRY_GENERATION
-
-__all__ = ["OperatorBase", "OperatorWithKernel", "KernelChoice"]
+__all__ = ["KernelChoice", "OperatorBase", "OperatorWithKernel"]
 
 CPU_PLACE = CPUPlace()
 
@@ -76,9 +75,23 @@ class OperatorBase:
 class KernelChoice:
     """The decision for one (op instance, input signature): made once, replayed after."""
 
-    __slots__ = ("expected", "kernel_type", "is_phi", "fallback", "signature", "phi_kernel",
-                 "fluid_kernel", "place", "dev_ctx", "transforms", "attr_builders",
-                 "infer", "input_slots", "generation", "records")
+    __slots__ = (
+        "attr_builders",
+        "dev_ctx",
+        "expected",
+        "fallback",
+        "fluid_kernel",
+        "generation",
+        "infer",
+        "input_slots",
+        "is_phi",
+        "kernel_type",
+        "phi_kernel",
+        "place",
+        "records",
+        "signature",
+        "transforms",
+    )
 
     def __str__(self) -> str:
         where = "phi" if self.is_phi else "fluid"
@@ -171,7 +184,7 @@ class OperatorWithKernel(OperatorBase):
     def _commit(self, staged: dict[str, list], scope: Scope) -> None:
         for slot, values in staged.items():
             names = self.outputs.get(slot, ())
-            for name, value in zip(names, values):
+            for name, value in zip(names, values, strict=False):
                 if value is None:
                     continue
                 scope.var(name).value = value

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["op_names", "get_op_spec", "kernel_infer_meta"]
+__all__ = ["get_op_spec", "kernel_infer_meta", "op_names"]
 
 _API: dict[str, Any] | None = None
 _SPECS: dict[str, Any] = {}
@@ -64,8 +64,8 @@ _KERNEL_INFER: dict[str, Any] = {}
 
 def _index_kernel(spec) -> None:
     """Remember how kernel ``spec.kernel.func``'s arguments feed its InferMeta function."""
-    from phi.api.eager import _snake
     import phi.infermeta
+    from phi.api.eager import _snake
 
     name = spec.kernel.func
     if name in _KERNEL_INFER:

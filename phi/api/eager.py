@@ -32,7 +32,6 @@ from phi.common.place import CPUPlace, Place, to_place
 from phi.common.scalar import Scalar
 from phi.core import trace
 from phi.core.errors import InvalidArgument, PhiError, PreconditionNotMet
-from phi.core.kernel import ArgKind
 from phi.core.kernel_key import KernelKey
 from phi.core.registry import KernelFactory, KernelResult, kernel_factory
 from phi.core.tensor import CPU_PLACE, DenseTensor, MetaTensor
@@ -56,8 +55,18 @@ def _snake(name: str) -> str:
 class _Plan:
     """What one (op, key, place) resolves to; rebuilt when the factory changes."""
 
-    __slots__ = ("result", "kernel", "fn", "ctx", "place", "in_defs", "fallback_place",
-                 "generation", "requested", "fast")
+    __slots__ = (
+        "ctx",
+        "fallback_place",
+        "fast",
+        "fn",
+        "generation",
+        "in_defs",
+        "kernel",
+        "place",
+        "requested",
+        "result",
+    )
 
     def __init__(self, result: KernelResult, place: Place, requested: Place, generation: int):
         self.result = result
@@ -200,16 +209,15 @@ class ApiOp:
                     return v
             elif isinstance(v, DenseTensor):
                 return v.dtype
-            elif isinstance(v, list):
-                if v:
-                    first = v[0].dtype
-                    for e in v:
-                        if e.dtype != first:
-                            raise InvalidArgument(
-                                f"{self.name}: The data_type of input tensor in list isn't "
-                                f"consistent, the first tensor is {first}, but got {e.dtype}."
-                            )
-                    return first
+            elif isinstance(v, list) and v:
+                first = v[0].dtype
+                for e in v:
+                    if e.dtype != first:
+                        raise InvalidArgument(
+                            f"{self.name}: The data_type of input tensor in list isn't "
+                            f"consistent, the first tensor is {first}, but got {e.dtype}."
+                        )
+                return first
         return dtype
 
     # -- 2. the plan -----------------------------------------------------------------------
@@ -235,7 +243,7 @@ class ApiOp:
         if simple:
             p.fast = tuple(
                 (i, None if d.dtype is _ALL_DTYPE else d.dtype)
-                for i, d in zip(self.kernel_inputs, p.in_defs)
+                for i, d in zip(self.kernel_inputs, p.in_defs, strict=False)
             )
         self.plans[key] = p
         return p
@@ -331,7 +339,7 @@ class ApiOp:
 
     def _new_metas(self, args) -> list:
         metas: list = []
-        for o, ci in zip(self.outputs, self.count_arg):
+        for o, ci in zip(self.outputs, self.count_arg, strict=False):
             if o.type == "Tensor[]":
                 if ci is None:
                     n = 0
@@ -350,7 +358,7 @@ class ApiOp:
                     f"{self.name}: kernel `{self.kernel_name}` returned {len(array)} tensors, "
                     f"InferMeta expected {len(meta)}."
                 )
-            return [self._wrap(a, m, plan) for a, m in zip(array, meta)]
+            return [self._wrap(a, m, plan) for a, m in zip(array, meta, strict=False)]
         if type(array) is np.ndarray:
             bad = array.dtype != _NP_DTYPES.get(meta.dtype)
         elif plan.place is CPU_PLACE:
@@ -397,7 +405,7 @@ class ApiOp:
 def to_tensor(value: object, op: str, arg: str) -> DenseTensor:
     if isinstance(value, DenseTensor):
         return value
-    if isinstance(value, np.ndarray) or np.isscalar(value) and not isinstance(value, str):
+    if isinstance(value, np.ndarray) or (np.isscalar(value) and not isinstance(value, str)):
         return DenseTensor.from_numpy(value)
     if hasattr(value, "__array__") and not isinstance(value, (list, tuple)):
         return DenseTensor.from_numpy(np.asarray(value))
@@ -603,7 +611,7 @@ def build_api(specs, factory: KernelFactory | None = None) -> dict[str, Callable
             except SyntaxError as exc:  # pragma: no cover - a bug in this generator
                 raise PreconditionNotMet(f"{spec.source}: generated code is invalid: {exc}\n"
                                          f"{source}") from exc
-            exec(code, env)  # noqa: S102 - our own generated source, as api_gen.py does
+            exec(code, env)
             fname = spec.name + ("_" if inplace else "")
             fn = env[fname]
             fn.__module__ = "phi.api"

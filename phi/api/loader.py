@@ -16,8 +16,16 @@ import yaml
 
 from phi.core.errors import InvalidArgument
 
-__all__ = ["ArgSpec", "OutputSpec", "InferMetaSpec", "KernelSpec", "OpSpec", "load_ops_yaml",
-           "DEFAULT_OPS_YAML", "STATIC_OPS_YAML"]
+__all__ = [
+    "DEFAULT_OPS_YAML",
+    "STATIC_OPS_YAML",
+    "ArgSpec",
+    "InferMetaSpec",
+    "KernelSpec",
+    "OpSpec",
+    "OutputSpec",
+    "load_ops_yaml",
+]
 
 DEFAULT_OPS_YAML = Path(__file__).with_name("ops.yaml")
 STATIC_OPS_YAML = Path(__file__).with_name("static_ops.yaml")
@@ -303,7 +311,7 @@ def load_ops_yaml(path: str | Path = DEFAULT_OPS_YAML) -> list[OpSpec]:
 
 def loads_ops_yaml(text: str, path: str = "<string>") -> list[OpSpec]:
     try:
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(text, Loader=_LineLoader)
     except yaml.YAMLError as exc:
         raise InvalidArgument(f"{path}: not valid YAML: {exc}") from exc
     if data is None:

@@ -16,7 +16,7 @@ from phi.common.place import CustomPlace, Place
 from phi.core.context import DeviceContext
 from phi.core.errors import NotFound, Unavailable
 
-__all__ = ["get_context", "register_custom_device", "unregister_custom_device", "DeviceContext"]
+__all__ = ["DeviceContext", "get_context", "register_custom_device", "unregister_custom_device"]
 
 _CONTEXTS: dict[Place, DeviceContext] = {}
 _CUSTOM_FACTORIES: dict[str, Callable[[Place], DeviceContext]] = {}

@@ -11,16 +11,16 @@ from phi.common.scalar import Scalar
 
 __all__ = [
     "Backend",
+    "CPUPlace",
     "CustomBackend",
-    "backend_from_name",
+    "CustomPlace",
     "DataLayout",
     "DataType",
-    "ProtoVarType",
-    "Place",
-    "CPUPlace",
     "GPUPlace",
-    "CustomPlace",
-    "to_place",
-    "Scalar",
     "IntArray",
+    "Place",
+    "ProtoVarType",
+    "Scalar",
+    "backend_from_name",
+    "to_place",
 ]

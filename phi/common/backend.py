@@ -8,6 +8,7 @@ Custom device types registered at run time get their own ids above NUM_BACKENDS 
 from __future__ import annotations
 
 import enum
+from typing import ClassVar
 
 from phi.core.errors import NotFound
 
@@ -49,7 +50,7 @@ class CustomBackend(int):
 
     __slots__ = ()
 
-    _names: dict[int, str] = {}
+    _names: ClassVar[dict[int, str]] = {}
 
     @property
     def name(self) -> str:

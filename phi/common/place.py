@@ -9,13 +9,13 @@ from __future__ import annotations
 from phi.common.backend import Backend, CustomBackend, register_custom_backend
 from phi.core.errors import InvalidArgument
 
-__all__ = ["Place", "CPUPlace", "GPUPlace", "CustomPlace", "to_place"]
+__all__ = ["CPUPlace", "CustomPlace", "GPUPlace", "Place", "to_place"]
 
 
 class Place:
     """Base of the concrete places; ``backend`` is the phi backend of kernels for this place."""
 
-    __slots__ = ("device_type", "device_id", "backend", "_hash")
+    __slots__ = ("_hash", "backend", "device_id", "device_type")
 
     def __init__(self, device_type: str, device_id: int, backend: Backend | CustomBackend):
         self.device_type = device_type

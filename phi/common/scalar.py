@@ -14,7 +14,7 @@ class Scalar:
     attribute is reported where it enters, not deep inside a kernel.
     """
 
-    __slots__ = ("value", "from_tensor")
+    __slots__ = ("from_tensor", "value")
 
     def __init__(self, value: object, from_tensor: bool = False) -> None:
         if isinstance(value, Scalar):

@@ -11,14 +11,14 @@ imports of ours) may use it.
 from __future__ import annotations
 
 __all__ = [
-    "PhiError",
-    "NotFound",
-    "InvalidArgument",
-    "Unimplemented",
-    "PreconditionNotMet",
     "AlreadyExists",
-    "Unavailable",
+    "InvalidArgument",
+    "NotFound",
     "OutOfRange",
+    "PhiError",
+    "PreconditionNotMet",
+    "Unavailable",
+    "Unimplemented",
 ]
 
 

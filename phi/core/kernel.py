@@ -36,15 +36,15 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel_key import KernelKey
 
 __all__ = [
-    "Tensor",
-    "Int64",
-    "Float64",
-    "AttributeType",
     "ArgKind",
-    "TensorArgDef",
     "AttributeArgDef",
-    "KernelArgsDef",
+    "AttributeType",
+    "Float64",
+    "Int64",
     "Kernel",
+    "KernelArgsDef",
+    "Tensor",
+    "TensorArgDef",
     "parse_kernel_args",
 ]
 
@@ -179,7 +179,7 @@ class Kernel:
 _TENSOR_KINDS: dict[object, ArgKind] = {
     Tensor: ArgKind.DENSE,
     Tensor | None: ArgKind.OPTIONAL,
-    typing.Optional[Tensor]: ArgKind.OPTIONAL,
+    typing.Optional[Tensor]: ArgKind.OPTIONAL,  # noqa: UP045 - both spellings are accepted
     list[Tensor]: ArgKind.VECTOR,
 }
 
@@ -230,10 +230,7 @@ def parse_kernel_args(fn: Callable) -> tuple[list[tuple[str, ArgKind]], list[Att
         attributes.append(AttributeArgDef(p.name, tag))
     ret = hints.get("return")
     outputs: list[ArgKind] = []
-    if typing.get_origin(ret) is tuple:
-        members = typing.get_args(ret)
-    else:
-        members = (ret,)
+    members = typing.get_args(ret) if typing.get_origin(ret) is tuple else (ret,)
     for m in members:
         kind = _tensor_kind(m)
         if kind is None or kind is ArgKind.OPTIONAL:

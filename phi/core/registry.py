@@ -25,9 +25,9 @@ __all__ = [
     "KernelFactory",
     "KernelResult",
     "LookupStep",
+    "kernel_factory",
     "register_kernel",
     "select_kernel_or_raise",
-    "kernel_factory",
 ]
 
 ALL_LAYOUT = DataLayout.ALL_LAYOUT

@@ -17,7 +17,7 @@ from phi.common.data_type import DataType
 from phi.common.layout import DataLayout
 from phi.common.place import CPUPlace, Place
 
-__all__ = ["DenseTensor", "MetaTensor", "CPU_PLACE"]
+__all__ = ["CPU_PLACE", "DenseTensor", "MetaTensor"]
 
 CPU_PLACE = CPUPlace()
 
@@ -29,7 +29,7 @@ class DenseTensor:
     False); such a tensor still carries dims and dtype.
     """
 
-    __slots__ = ("data", "dtype", "layout", "place", "lod", "_dims")
+    __slots__ = ("_dims", "data", "dtype", "layout", "lod", "place")
 
     def __init__(
         self,
@@ -41,10 +41,8 @@ class DenseTensor:
         dims: tuple[int, ...] | None = None,
     ) -> None:
         if dtype is None:
-            if data is None:
-                dtype = DataType.UNDEFINED
-            else:
-                dtype = DataType.from_numpy(data.dtype)  # type: ignore[attr-defined]
+            dtype = DataType.UNDEFINED if data is None else DataType.from_numpy(
+                data.dtype)  # type: ignore[attr-defined]
         self.data = data
         self.dtype = dtype
         self.place = place

@@ -13,7 +13,7 @@ import sys
 
 from phi import flags
 
-__all__ = ["logger", "LEVEL", "set_level"]
+__all__ = ["LEVEL", "logger", "set_level"]
 
 logger = logging.getLogger("phi.dispatch")
 LEVEL = 0

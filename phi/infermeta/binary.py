@@ -25,7 +25,7 @@ def broadcast_dims(x_dims, y_dims) -> tuple[int, ...]:
     xa = (1,) * (rank - len(x_dims)) + x_dims
     ya = (1,) * (rank - len(y_dims)) + y_dims
     out = []
-    for i, (a, b) in enumerate(zip(xa, ya)):
+    for i, (a, b) in enumerate(zip(xa, ya, strict=False)):
         if not (a == b or (a <= 1 and a != 0) or (b <= 1 and b != 0)):
             raise InvalidArgument(
                 "Broadcast dimension mismatch. Operands could not be broadcast together with the "
@@ -84,8 +84,8 @@ def matmul_out_dims(x_dims, y_dims, transpose_x: bool, transpose_y: bool) -> tup
         )
     x_vec = len(x_dims) == 1
     y_vec = len(y_dims) == 1
-    xd = (1,) + x_dims if x_vec else x_dims
-    yd = y_dims + (1,) if y_vec else y_dims
+    xd = (1, *x_dims) if x_vec else x_dims
+    yd = (*y_dims, 1) if y_vec else y_dims
     # a 1-D operand is never transposed (its flag is ignored, as in Paddle)
     tx = transpose_x and not x_vec
     ty = transpose_y and not y_vec
@@ -101,7 +101,7 @@ def matmul_out_dims(x_dims, y_dims, transpose_x: bool, transpose_y: bool) -> tup
     rank = max(len(xb), len(yb))
     xb = (1,) * (rank - len(xb)) + xb
     yb = (1,) * (rank - len(yb)) + yb
-    out = [_batch_dim(a, b, x_dims, y_dims) for a, b in zip(xb, yb)]
+    out = [_batch_dim(a, b, x_dims, y_dims) for a, b in zip(xb, yb, strict=False)]
     if not x_vec:
         out.append(m)
     if not y_vec:

@@ -306,8 +306,8 @@ def split_infer_meta(x, sections, axis, out: list, *, config: MetaConfig | None 
     else:
         ax = split_axis(x_dims, axis)
         secs = split_sections(x_dims, sections, ax)
-        dims_list = [x_dims[:ax] + (s,) + x_dims[ax + 1:] for s in secs]
-    for meta, dims in zip(out, dims_list):
+        dims_list = [(*x_dims[:ax], s, *x_dims[ax + 1:]) for s in secs]
+    for meta, dims in zip(out, dims_list, strict=False):
         meta.set_dims(dims)
         meta.set_dtype(x.dtype)
         meta.set_layout(x.layout)
@@ -356,7 +356,7 @@ def reshape_with_xshape_infer_meta(x, shape, out, xshape, *,
     """ReshapeWithXShapeInferMeta: out as :func:`reshape_infer_meta`; xshape [0, *x.dims]
     carries the input's dims for the grad op and no data."""
     reshape_infer_meta(x, shape, out, config=config)
-    xshape.set_dims((0,) + tuple(x.dims))
+    xshape.set_dims((0, *tuple(x.dims)))
     xshape.set_dtype(x.dtype)
     xshape.set_layout(x.layout)
 

@@ -202,8 +202,15 @@ def elementwise_pow_bf16(ctx, x: Tensor, y: Tensor) -> Tensor:
     return bf16_op(ctx, lambda u, v: u ** v, x, y)
 
 
-__all__ += ["add_raw", "subtract_raw", "multiply_raw", "divide_raw", "maximum_raw",
-            "minimum_raw", "elementwise_pow"]
+__all__ += [
+    "add_raw",
+    "divide_raw",
+    "elementwise_pow",
+    "maximum_raw",
+    "minimum_raw",
+    "multiply_raw",
+    "subtract_raw",
+]
 
 
 @register_kernel("elementwise_pow_raw", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",

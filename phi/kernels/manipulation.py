@@ -38,7 +38,7 @@ def reshape_infer(ctx, x: Tensor, shape: IntArray) -> Tensor:
 def reshape(ctx, x: Tensor, shape: IntArray) -> tuple[Tensor, Tensor]:
     """(x reshaped as ``reshape_infer``, an empty XShape of dims [0, *x.dims])."""
     out = reshape_infer(ctx, x, shape)
-    return out, ctx.xp.empty((0,) + tuple(x.shape), dtype=x.dtype)
+    return out, ctx.xp.empty((0, *tuple(x.shape)), dtype=x.dtype)
 
 
 @register_kernel("transpose", ("CPU", "GPU"), dtypes=TRANSPOSE_DTYPES)

@@ -115,7 +115,7 @@ def bad_concat(ctx) -> KernelSignature:
 
 @FAMILY.arg_mapping("bad_split", attr_values={"sections": ((), (1, 1))})
 def bad_split(ctx) -> KernelSignature:
-    if ctx.has_input("SectionsTensorList"):  # should ask input_size for a duplicable slot
+    if ctx.has_input("SectionsTensorList"):  # noqa: SIM108 - should ask input_size (dup slot)
         sections = "SectionsTensorList"
     else:
         sections = "sections"

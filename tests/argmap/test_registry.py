@@ -151,7 +151,7 @@ REFERENCE_DEPRECATED = (
 
 
 def test_deprecated_names_are_the_reference_list() -> None:
-    assert DEPRECATED_OP_NAMES == frozenset(REFERENCE_DEPRECATED)
+    assert frozenset(REFERENCE_DEPRECATED) == DEPRECATED_OP_NAMES
     assert len(REFERENCE_DEPRECATED) == len(set(REFERENCE_DEPRECATED))
 
 

@@ -64,7 +64,7 @@ def same_value(attr_type: AttrType, ours: Any, theirs: Any) -> bool:
                 and bool(np.array_equal(np.float32(ours), np.float32(theirs))))
     if isinstance(theirs, (list, tuple)):
         return (isinstance(ours, (list, tuple)) and len(ours) == len(theirs)
-                and all(type(a) is type(b) and a == b for a, b in zip(ours, theirs)))
+                and all(type(a) is type(b) and a == b for a, b in zip(ours, theirs, strict=False)))
     if attr_type in (AttrType.FLOAT64,) and isinstance(theirs, int):
         theirs = float(theirs)
     return type(ours) is type(theirs) and ours == theirs

@@ -120,7 +120,7 @@ def test_conversion(op_type: str, name: str, given: Any, expected: Any) -> None:
     assert filled[name] == expected
     assert type(filled[name]) is type(expected)
     if isinstance(expected, list):
-        assert all(type(a) is type(b) for a, b in zip(filled[name], expected))
+        assert all(type(a) is type(b) for a, b in zip(filled[name], expected, strict=False))
 
 
 def test_defaults_and_order() -> None:

@@ -44,7 +44,7 @@ def assert_proto_matches(proto: OpProto, entry: dict[str, Any]) -> None:
         theirs = [(v["name"], *(v[m] for m in _VAR_MARKS)) for v in entry[kind]]
         assert ours == theirs, f"{proto.type} {kind}"
     assert [a.name for a in proto.attrs] == [a["name"] for a in entry["attrs"]]
-    for attr, want in zip(proto.attrs, entry["attrs"]):
+    for attr, want in zip(proto.attrs, entry["attrs"], strict=False):
         where = f"{proto.type}.{attr.name}"
         assert attr.type is AttrType[want["type"]], where
         assert [getattr(attr, m) for m in _ATTR_MARKS] == [want[m] for m in _ATTR_MARKS], where

@@ -204,15 +204,15 @@ def test_ops_yaml_round_trips():
 
 
 BAD_YAML = [
-    ("- op : a\n  args : (Tensor x)\n  output : Tensor(out)\n  infer_meta :\n    func : F\n"
-     "  kernel :\n    func : a\n  colour : red\n", r"<t>:1: unknown key\(s\) \['colour'\]"),
-    ("- op : a\n  args : (Tensor x)\n  output : Tensor(out)\n  infer_meta :\n    func : F\n"
-     "  kernel :\n    func : a\n    backnd : x\n", r"<t>:7 \(op a\): unknown key\(s\) "
-                                                   r"\['backnd'\] under 'kernel'"),
-    ("- op : a\n  args : (Tensr x)\n  output : Tensor(out)\n  infer_meta :\n    func : F\n"
-     "  kernel :\n    func : a\n", r"<t>:1 \(op a\): cannot parse argument 'Tensr x'"),
-    ("- op : a\n  args : (Tensor x)\n  output : Tensor(out)\n  infer_meta :\n    func : F\n"
-     "    param : [y]\n  kernel :\n    func : a\n", r"infer_meta.param names 'y'"),
+    (("- op : a\n  args : (Tensor x)\n  output : Tensor(out)\n  infer_meta :\n    func : F\n"
+     "  kernel :\n    func : a\n  colour : red\n"), r"<t>:1: unknown key\(s\) \['colour'\]"),
+    (("- op : a\n  args : (Tensor x)\n  output : Tensor(out)\n  infer_meta :\n    func : F\n"
+     "  kernel :\n    func : a\n    backnd : x\n"), (r"<t>:7 \(op a\): unknown key\(s\) "
+                                                   r"\['backnd'\] under 'kernel'")),
+    (("- op : a\n  args : (Tensr x)\n  output : Tensor(out)\n  infer_meta :\n    func : F\n"
+     "  kernel :\n    func : a\n"), r"<t>:1 \(op a\): cannot parse argument 'Tensr x'"),
+    (("- op : a\n  args : (Tensor x)\n  output : Tensor(out)\n  infer_meta :\n    func : F\n"
+     "    param : [y]\n  kernel :\n    func : a\n"), r"infer_meta.param names 'y'"),
     ("- op : a\n  args : (Tensor x)\n  output : Tensor(out)\n  kernel :\n    func : a\n",
      r"<t>:1: op entry lacks the required key 'infer_meta'"),
 ]

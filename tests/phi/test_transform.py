@@ -12,7 +12,7 @@ from phi.core.tensor import DenseTensor
 from phi.transform import TransformFlag, prepare_data, transform_layout
 
 pytest.importorskip("array_api_strict")
-from tests.phi.strict_device import plug_in  # noqa: E402
+from tests.phi.strict_device import plug_in
 
 CPU = CPUPlace()
 A = DataLayout.ALL_LAYOUT

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from phi.core.errors import InvalidArgument
-
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
+from phi.core.errors import InvalidArgument
 
 __all__: list[str] = []
 
@@ -30,7 +29,7 @@ class LookupTableKernel(FluidKernel):
         padding_idx = ctx.attr("padding_idx")
         if padding_idx != -1:
             out = xp.where((flat == padding_idx)[:, None], xp.zeros_like(out), out)
-        ctx.set_output("Out", xp.reshape(out, tuple(ids.shape[:-1]) + (w.shape[1],)))
+        ctx.set_output("Out", xp.reshape(out, (*tuple(ids.shape[:-1]), w.shape[1])))
 
 
 @register_fluid_kernel("flatten2", "CPU", ("float32", "float64", "int8", "int32", "int64",
@@ -51,4 +50,4 @@ class Flatten2Kernel(FluidKernel):
         for d in x.shape[axis:]:
             inner *= d
         ctx.set_output("Out", xp.reshape(x, (outer, inner)))
-        ctx.set_output("XShape", xp.empty((0,) + tuple(x.shape), dtype=x.dtype))
+        ctx.set_output("XShape", xp.empty((0, *tuple(x.shape)), dtype=x.dtype))

@@ -9,9 +9,8 @@ function would prove nothing.
 
 from __future__ import annotations
 
-from phi.core.errors import InvalidArgument
-
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
+from phi.core.errors import InvalidArgument
 
 __all__: list[str] = []
 

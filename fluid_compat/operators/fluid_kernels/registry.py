@@ -9,16 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
 from phi.common.data_type import DataType
 from phi.common.layout import DataLayout
 from phi.common.place import CPUPlace, GPUPlace, Place
 from phi.core.errors import AlreadyExists, InvalidArgument
 
-from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
-
-__all__ = ["register_fluid_kernel", "fluid_kernels_of", "has_fluid_kernel", "find_fluid_kernel",
-           "FluidKernel",
-           "all_fluid_kernels", "unregister_fluid_kernels", "FLUID_REGISTRY_GENERATION"]
+__all__ = [
+    "FLUID_REGISTRY_GENERATION",
+    "FluidKernel",
+    "all_fluid_kernels",
+    "find_fluid_kernel",
+    "fluid_kernels_of",
+    "has_fluid_kernel",
+    "register_fluid_kernel",
+    "unregister_fluid_kernels",
+]
 
 _KERNELS: dict[str, dict[OpKernelType, FluidKernel]] = {}
 FLUID_REGISTRY_GENERATION = [0]

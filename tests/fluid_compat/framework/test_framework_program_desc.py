@@ -111,7 +111,7 @@ def test_local_model_values() -> None:
     block, rec = program.global_block, record["blocks"][0]
     assert (block.idx, block.parent_idx) == (rec["idx"], rec["parent_idx"])
     assert [op.type for op in block.ops] == [r["type"] for r in rec["ops"]]
-    for op, op_rec in zip(block.ops, rec["ops"]):
+    for op, op_rec in zip(block.ops, rec["ops"], strict=False):
         _assert_op(op, op_rec)
         kept = {k for k, r in op_rec["attrs"].items() if not r.get("value_omitted")}
         assert set(op.attrs) == kept

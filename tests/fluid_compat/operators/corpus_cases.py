@@ -15,12 +15,13 @@ HAVE_CORPUS = SINGLE_OPS.is_dir()
 LOCAL = Path(__file__).resolve().parent / "data"
 
 # the legacy ops of issue 3 (feed and fetch run inside programs, not alone)
-ISSUE3_OPS = frozenset(
-    "scale elementwise_add elementwise_sub elementwise_mul elementwise_div elementwise_max "
-    "elementwise_min elementwise_pow matmul matmul_v2 mul relu sigmoid tanh exp softmax cast "
-    "fill_constant reshape2 transpose2 concat split reduce_mean reduce_sum assign "
-    "lookup_table flatten2 fill_any_like".split()
-)
+ISSUE3_OPS = frozenset({
+    "scale", "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",
+    "elementwise_max", "elementwise_min", "elementwise_pow", "matmul", "matmul_v2", "mul",
+    "relu", "sigmoid", "tanh", "exp", "softmax", "cast", "fill_constant", "reshape2",
+    "transpose2", "concat", "split", "reduce_mean", "reduce_sum", "assign", "lookup_table",
+    "flatten2", "fill_any_like",
+})
 
 
 def case_names(ops=ISSUE3_OPS, *, status: str | None = "ok") -> list[str]:

@@ -29,7 +29,7 @@ def test_case_matches_paddle(name):
     for slot, items in want.items():
         assert slot in result, f"{name}: output {slot} missing (got {sorted(result)})"
         assert len(result[slot]) == len(items)
-        for got, (ref, tol) in zip(result[slot], items):
+        for got, (ref, tol) in zip(result[slot], items, strict=False):
             assert got.shape == ref.shape, f"{name}.{slot}: {got.shape} vs {ref.shape}"
             assert got.dtype == ref.dtype, f"{name}.{slot}: {got.dtype} vs {ref.dtype}"
             if np.issubdtype(ref.dtype, np.floating) or np.issubdtype(ref.dtype,

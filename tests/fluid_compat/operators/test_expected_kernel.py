@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import argmap
 import numpy as np
 import pytest
 
+import argmap
 from fluid_compat.framework import ProgramDesc
 from fluid_compat.framework.op_registry import create_op
 from fluid_compat.framework.scope import Scope

@@ -98,8 +98,8 @@ def test_cache_hit_and_second_input_signature(monkeypatch):
     assert calls == ["relu", "relu"]  # a new dtype: a new, correct decision
     assert _out(scope, "y").dtype == np.float64
     keys = sorted(str(c.phi_kernel.key) for c in op.kernel_choices().values())
-    assert keys == ["(CPU, Undefined(AnyLayout), float32)", "(CPU, Undefined(AnyLayout), "
-                                                             "float64)"]
+    assert keys == ["(CPU, Undefined(AnyLayout), float32)", ("(CPU, Undefined(AnyLayout), "
+                                                             "float64)")]
 
 
 def test_dtype_mismatch_is_caught_before_the_kernel_and_nothing_is_written():

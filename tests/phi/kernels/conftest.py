@@ -157,7 +157,7 @@ def _local_op(op: str, *args, **kwargs):
 
     if spec["vector_out"]:
         assert len(result) == len(outs)
-        return [check(r, m) for r, m in zip(result, outs)]
+        return [check(r, m) for r, m in zip(result, outs, strict=False)]
     return check(result, outs)
 
 
