@@ -299,10 +299,7 @@ def pool2d_infer_meta(x, kernel_size, strides, paddings, ceil_mode: bool, exclus
             else:
                 sizes.append(pool_output_size(size, ksize[i], pads[2 * i], pads[2 * i + 1],
                                               strides[i], ceil_mode))
-    if channel_last:
-        dims = [x_dims[0], *sizes, x_dims[-1]]
-    else:
-        dims = [x_dims[0], x_dims[1], *sizes]
+    dims = [x_dims[0], *sizes, x_dims[-1]] if channel_last else [x_dims[0], x_dims[1], *sizes]
     out.set_dims(dims)
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
@@ -423,7 +420,7 @@ def flatten_out_dims(x_dims, start_axis: int, stop_axis: int) -> tuple[int, ...]
             outer = UNKNOWN
         else:
             outer *= d
-    return x_dims[:start] + (outer,) + x_dims[stop + 1:]
+    return (*x_dims[:start], outer, *x_dims[stop + 1:])
 
 
 def flatten_infer_meta(x, start_axis: int, stop_axis: int, out) -> None:
@@ -436,7 +433,7 @@ def flatten_infer_meta(x, start_axis: int, stop_axis: int, out) -> None:
 def flatten_with_xshape_infer_meta(x, start_axis: int, stop_axis: int, out, xshape) -> None:
     """FlattenWithXShapeInferMeta: out as :func:`flatten_infer_meta`; xshape [0, *x.dims]."""
     flatten_infer_meta(x, start_axis, stop_axis, out)
-    xshape.set_dims((0,) + tuple(x.dims))
+    xshape.set_dims((0, *tuple(x.dims)))
     xshape.set_dtype(x.dtype)
     xshape.set_layout(x.layout)
 

@@ -33,4 +33,4 @@ def flatten_infer(ctx, x: Tensor, start_axis: int, stop_axis: int) -> Tensor:
 def flatten(ctx, x: Tensor, start_axis: int, stop_axis: int) -> tuple[Tensor, Tensor]:
     """(x flattened as ``flatten_infer``, an empty XShape of dims [0, *x.dims])."""
     out = flatten_infer(ctx, x, start_axis, stop_axis)
-    return out, ctx.xp.empty((0,) + tuple(x.shape), dtype=x.dtype)
+    return out, ctx.xp.empty((0, *tuple(x.shape)), dtype=x.dtype)

@@ -45,7 +45,7 @@ def _algorithm_paddings(pads, algorithm: str, sizes, strides, ksize) -> list[int
         return [0, 0, 0, 0]
     if algorithm == "SAME":
         out = []
-        for size, stride, k in zip(sizes, strides, ksize):
+        for size, stride, k in zip(sizes, strides, ksize, strict=False):
             n_out = (size + stride - 1) // stride
             total = max(0, (n_out - 1) * stride + k - size)
             out += [total // 2, total - total // 2]
@@ -163,7 +163,7 @@ class Pool2DKernel(FluidKernel):
         bottom = max(0, (ho - 1) * strides[0] + ksize[0] - h - top)
         right = max(0, (wo - 1) * strides[1] + ksize[1] - w - left)
         spec = ((top, bottom), (left, right))
-        padded = xp.pad(x, ((0, 0), (0, 0)) + spec)
+        padded = xp.pad(x, ((0, 0), (0, 0), *spec))
         inside = xp.pad(xp.ones((h, w), dtype=x.dtype), spec)
         win = xp.lib.stride_tricks.sliding_window_view(padded, ksize, axis=(2, 3))
         win = win[:, :, ::strides[0], ::strides[1]][:, :, :ho, :wo]

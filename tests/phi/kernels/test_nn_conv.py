@@ -174,7 +174,7 @@ def test_outputs_do_not_alias_inputs():
 def _infer(x_dims, w_dims, *, config=None, **kw):
     out = MetaTensor()
     args = {"strides": [1, 1], "paddings": [0, 0], "padding_algorithm": "EXPLICIT",
-                "dilations": [1, 1], "groups": 1, "data_format": "NCHW"}
+            "dilations": [1, 1], "groups": 1, "data_format": "NCHW"}
     args.update(kw)
     conv_infer_meta(MetaTensor(x_dims, DataType.FLOAT32), MetaTensor(w_dims, DataType.FLOAT32),
                     args["strides"], args["paddings"], args["padding_algorithm"],

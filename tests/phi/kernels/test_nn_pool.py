@@ -84,7 +84,8 @@ def test_2x2_stride_2_by_hand():
 def test_exclusive_and_inclusive_average_at_the_borders_by_hand():
     x = np.ones((1, 1, 3, 3), np.float32)
     # k2 s2 p1: rows {0} then {1, 2}; exclusive divides by what is inside the input
-    np.testing.assert_array_equal(pool(x, (2, 2), (2, 2), (1, 1), kind="avg"), np.ones((1, 1, 2, 2)))
+    got = pool(x, (2, 2), (2, 2), (1, 1), kind="avg")
+    np.testing.assert_array_equal(got, np.ones((1, 1, 2, 2)))
     # inclusive divides by the window including the padding: 4 everywhere
     got = pool(x, (2, 2), (2, 2), (1, 1), kind="avg", exclusive=False)
     np.testing.assert_array_equal(got, [[[[0.25, 0.5], [0.5, 1.0]]]])
@@ -119,7 +120,8 @@ EDGE = {
     "k2s3": {"ksize": (2, 2), "strides": (3, 3)},
     "rect": {"ksize": (3, 2), "strides": (1, 2), "paddings": (1, 0)},
     "asym_pad": {"ksize": (3, 3), "strides": (2, 2), "paddings": (0, 2, 1, 0)},
-    "asym_pad_ceil": {"ksize": (3, 3), "strides": (2, 2), "paddings": (1, 0, 2, 1), "ceil_mode": True},
+    "asym_pad_ceil": {"ksize": (3, 3), "strides": (2, 2), "paddings": (1, 0, 2, 1),
+                      "ceil_mode": True},
     "ceil": {"ksize": (3, 3), "strides": (2, 2), "ceil_mode": True},
     "ceil_pad": {"ksize": (2, 2), "strides": (2, 2), "paddings": (1, 1), "ceil_mode": True},
     "same": {"ksize": (3, 2), "strides": (2, 3), "paddings": (9, 9), "algorithm": "SAME"},
@@ -137,7 +139,7 @@ def _lead_and_out(x_hw, kw):
         p = [0, 0, 0, 0]
     if alg == "SAME":
         p = []
-        for size, st, kk in zip(x_hw, s, k):
+        for size, st, kk in zip(x_hw, s, k, strict=False):
             total = max(0, (-(-size // st) - 1) * st + kk - size)
             p += [total // 2, total - total // 2]
     extra = [st - 1 if kw.get("ceil_mode") else 0 for st in s]
@@ -200,8 +202,8 @@ def test_nhwc_is_nchw_transposed(kw, kind):
 
 def _infer(x_dims, ksize, *, config=None, **kw):
     args = {"strides": [1, 1], "paddings": [0, 0], "ceil_mode": False, "exclusive": True,
-                "data_format": "NCHW", "pooling_type": "max", "global_pooling": False, "adaptive": False,
-                "padding_algorithm": "EXPLICIT"}
+            "data_format": "NCHW", "pooling_type": "max", "global_pooling": False,
+            "adaptive": False, "padding_algorithm": "EXPLICIT"}
     args.update(kw)
     out = MetaTensor()
     pool2d_infer_meta(MetaTensor(x_dims, DataType.FLOAT32), ksize, *args.values(), out,
