@@ -84,7 +84,8 @@ __all__ = [
 
 def __getattr__(name: str):
     if name == "api":
-        from phi import api
+        # import_module, not `from phi import api`: the latter asks this __getattr__ again
+        import importlib
 
-        return api
+        return importlib.import_module("phi.api")
     raise AttributeError(name)

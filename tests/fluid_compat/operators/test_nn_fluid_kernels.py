@@ -4,6 +4,8 @@ flatten_contiguous_range, hard_swish, log_softmax, dropout) run end to end throu
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -172,3 +174,41 @@ def test_legacy_op_runs_the_phi_kernel_paddle_ran(name):
         assert choice.signature.name == "flatten_infer"
     else:
         assert str(choice.signature) == trace["kernel_signature"]["raw"]
+
+
+# -- the corpus models, op by op ---------------------------------------------------------------
+
+MODELS = Path(__file__).resolve().parents[3].parent / "shared" / "corpus" / "models"
+
+
+@pytest.mark.parametrize("model", ["lenet", "jit_convnet"])
+def test_corpus_model_op_by_op_matches_paddle(model):
+    """Every op of the saved program through RunImpl, values kept in a dict (no executor)."""
+    from fluid_compat.framework.program_desc import ProgramDesc
+    from fluid_compat.framework.tensor_io import load_combined_params
+
+    d = MODELS / model
+    if not d.is_dir():
+        pytest.skip(f"corpus model {model} not available")
+    meta = json.loads((d / "meta.json").read_text())
+    prog = ProgramDesc.parse_from_string((d / "inference.pdmodel").read_bytes())
+    values = {k: v[0] for k, v in load_combined_params(str(d / "inference.pdiparams"),
+                                                       prog).items()}
+    for feed in meta["feeds"]:
+        values[feed["name"]] = np.load(d / feed["file"])
+    fetched = []
+    for op in prog.block(0).ops:
+        if op.type == "feed":
+            continue
+        if op.type == "fetch":
+            fetched.append(op.input("X")[0])
+            continue
+        inputs = {s: [values[n] for n in names] for s, names in op.inputs.items() if names}
+        attrs = {k: getattr(v, "value", v) for k, v in op.attrs.items()}
+        result, _ = run_op_with_operator(op.type, inputs, attrs)
+        for slot, names in op.outputs.items():
+            values.update(zip(names, result.get(slot, []), strict=False))  # XShape: none
+    assert fetched
+    for i, name in enumerate(fetched):
+        np.testing.assert_allclose(values[name], np.load(d / f"output_{i}.npy"), rtol=1e-4,
+                                   atol=1e-4)
