@@ -22,18 +22,17 @@ from phi.common.backend import Backend
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.common.layout import DataLayout
-from phi.common.place import CPUPlace, Place
+from phi.common.place import Place
 from phi.common.scalar import Scalar
 from phi.core import trace
 from phi.core.errors import InvalidArgument, NotFound, PhiError, PreconditionNotMet
 from phi.core.kernel import ArgKind, AttributeType
 from phi.core.registry import kernel_factory
-from phi.core.tensor import DenseTensor, MetaTensor
+from phi.core.tensor import CPU_PLACE, DenseTensor, MetaTensor
 from phi.transform import transform_dtype, transform_layout, transform_place
 
 __all__ = ["compute", "decide"]
 
-CPU_PLACE = CPUPlace()
 _ALL_DTYPE = DataType.ALL_DTYPE
 _ALL_LAYOUT = DataLayout.ALL_LAYOUT
 _SAME_DEVICE = {Backend.GPUDNN: Backend.GPU, Backend.ONEDNN: Backend.CPU, Backend.KPS: Backend.XPU}

@@ -27,15 +27,14 @@ from fluid_compat.framework.scope import Scope
 from fluid_compat.operators import expected_kernel
 from fluid_compat.operators.context import ExecutionContext
 from fluid_compat.operators.fluid_kernels.registry import FLUID_REGISTRY_GENERATION
-from phi.common.place import CPUPlace, Place
+from phi.common.place import Place
 from phi.core import trace
 from phi.core.errors import NotFound, PhiError
 from phi.core.registry import kernel_factory
-from phi.core.tensor import DenseTensor
+from phi.core.tensor import CPU_PLACE, DenseTensor
 
 __all__ = ["KernelChoice", "OperatorBase", "OperatorWithKernel"]
 
-CPU_PLACE = CPUPlace()
 
 
 class OperatorBase:
@@ -111,6 +110,7 @@ class OperatorWithKernel(OperatorBase):
         super().__init__(*args)
         self._choices: dict[tuple, KernelChoice] = {}
         self._slots = tuple(sorted(self.inputs))  # Paddle's RuntimeContext is a sorted map
+        self.last_choice: KernelChoice | None = None
 
     # -- overridable pieces ------------------------------------------------------------------
     def get_expected_kernel_type(self, ctx: ExecutionContext) -> OpKernelType:
@@ -168,6 +168,7 @@ class OperatorWithKernel(OperatorBase):
             trace.logger.info("%s: cached decision, %s", self.type, choice)
         staged = self.compute(choice, inputs, scope)
         self._commit(staged, scope)
+        self.last_choice = choice
 
     def decide(self, inputs: dict[str, list], place: Place) -> KernelChoice:
         """Choose the kernel, the signature and the transforms for these inputs."""

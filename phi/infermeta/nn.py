@@ -290,6 +290,10 @@ def pool2d_infer_meta(x, kernel_size, strides, paddings, ceil_mode: bool, exclus
     if global_pooling:
         ksize = list(data_dims)
     if adaptive:
+        if any(k <= 0 for k in ksize):  # Paddle would return an empty tensor
+            raise InvalidArgument(
+                f"Op(pool): the adaptive output size {fmt_dims(ksize)} must be positive."
+            )
         sizes = list(ksize)
     else:
         sizes = []

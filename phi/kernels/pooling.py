@@ -105,7 +105,7 @@ def _pool_fixed(ctx, x, ksize, strides, lead, out_hw, pooling_type: str, exclusi
         return xp.maximum(total, xp.asarray(-FLT_MAX, dtype=total.dtype))
     ch = _counts(xp, h, ksize[0], strides[0], top, ho, exclusive)
     cw = _counts(xp, w, ksize[1], strides[1], left, wo, exclusive)
-    count = xp.astype(ch[:, None] * cw[None, :], total.dtype)
+    count = (ch[:, None] * cw[None, :]).astype(total.dtype)
     with quiet(xp):  # an exclusive window of padding only divides 0 by 0, as in Paddle
         return total / count
 
@@ -141,7 +141,7 @@ def _pool_adaptive(ctx, x, out_hw, pooling_type: str):
         out = xp.max(xp.where(valid, g, -xp.inf), axis=(3, 5))
         return xp.maximum(out, xp.asarray(-FLT_MAX, dtype=out.dtype))
     total = xp.sum(xp.where(valid, g, 0), axis=(3, 5))
-    return total / xp.astype(lh[:, None] * lw[None, :], total.dtype)
+    return total / (lh[:, None] * lw[None, :]).astype(total.dtype)
 
 
 @register_kernel("pool2d", ("CPU", "GPU"), dtypes=POOL2D_DTYPES)

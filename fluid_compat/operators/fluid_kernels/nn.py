@@ -139,7 +139,8 @@ class Pool2DKernel(FluidKernel):
                 if kind == "max":
                     out[:, :, i, j] = xp.maximum(xp.max(part, axis=(2, 3)), _NEG_FLT_MAX)
                 else:
-                    out[:, :, i, j] = xp.sum(part, axis=(2, 3)) / x.dtype.type((h1 - h0) * (w1 - w0))
+                    size = x.dtype.type((h1 - h0) * (w1 - w0))
+                    out[:, :, i, j] = xp.sum(part, axis=(2, 3)) / size
         return out
 
     @staticmethod

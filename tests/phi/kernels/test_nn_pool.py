@@ -229,6 +229,7 @@ def test_infer_meta_shapes():
     ((2, 3, 2, 2), [3, 3], {}, "greater than 0"),
     ((2, 3, 7, 8), [3, 3], {"pooling_type": "min"}, "pooling_type"),
     ((2, 3, 7, 8), [3, 3], {"paddings": [1, 1, 1]}, "padding"),
+    ((2, 3, 7, 8), [0, 3], {"adaptive": True}, "adaptive output size"),
 ])
 def test_infer_meta_errors(x_dims, ksize, kw, match):
     with pytest.raises(InvalidArgument, match=match):

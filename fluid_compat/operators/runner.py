@@ -1,0 +1,141 @@
+"""Bound runners: one op bound to the Variables of one scope, replaying its cached decision.
+
+The executor's plan holds one runner per op.  A run reads the input Variables directly (no name
+lookups) and, when the inputs still have the dtypes, places and dims seen when the op last ran
+through ``run_impl``, calls the kernel of the cached KernelChoice with the constant attributes
+and writes the outputs — no InferMeta, as Paddle's cached RunImpl skips InferShape when no input
+dims changed.  Anything else (other dtypes or dims, tensor attributes, transforms, fluid
+kernels) goes through ``run_impl``: one dispatch path, the runner only remembers its result.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from phi.common.place import Place
+from phi.core.kernel import ArgKind
+from phi.core.tensor import DenseTensor
+
+from fluid_compat.framework.scope import Scope
+
+__all__ = ["BoundRunner"]
+
+
+class BoundRunner:
+    """``runner()`` runs ``op`` in ``scope`` on ``place``."""
+
+    __slots__ = ("op", "scope", "place", "_fast", "_spec", "_guards", "_outs", "_fn", "_ctx",
+                 "_attrs", "_is_cpu", "runs", "fast_runs")
+
+    def __init__(self, op, scope: Scope, place: Place) -> None:
+        self.op = op
+        self.scope = scope
+        self.place = place
+        self._fast = False
+        self.runs = 0
+        self.fast_runs = 0
+
+    def __call__(self) -> None:
+        self.runs += 1
+        if self._fast:
+            guards = self._guards
+            args = []
+            for i, (kind, var) in enumerate(self._spec):
+                if kind is ArgKind.VECTOR:
+                    ts = [v.value for v in var]
+                    if len(ts) != len(guards[i]) or any(
+                        t is None or t.data is None or (t.dtype, t.place, t.data.shape) != g
+                        for t, g in zip(ts, guards[i])
+                    ):
+                        return self._slow()
+                    args.append([t.data for t in ts])
+                    continue
+                t = var.value if var is not None else None
+                if t is None:
+                    if guards[i] is not None:
+                        return self._slow()
+                    args.append(None)
+                    continue
+                g = guards[i]
+                data = t.data
+                if (g is None or data is None or t.dtype is not g[0] or data.shape != g[2]
+                        or (t.place is not g[1] and t.place != g[1])):
+                    return self._slow()
+                args.append(data)
+            result = self._fn(self._ctx, *args, *self._attrs)
+            outs = self._outs
+            if len(outs) == 1:
+                result = (result,)
+            for (kind, targets, dtype, layout), r in zip(outs, result):
+                if targets is None:
+                    continue
+                if kind is ArgKind.VECTOR:
+                    for v, a in zip(targets, r):
+                        v.value = DenseTensor(a if type(a) is np.ndarray or not self._is_cpu
+                                              else np.asarray(a), dtype, self._ctx.place, layout)
+                else:
+                    if self._is_cpu and type(r) is not np.ndarray:
+                        r = np.asarray(r)
+                    targets.value = DenseTensor(r, dtype, self._ctx.place, layout)
+            self.fast_runs += 1
+            return None
+        return self._slow()
+
+    def _slow(self) -> None:
+        op = self.op
+        op.run(self.scope, self.place)
+        self._learn()
+        return None
+
+    def _learn(self) -> None:
+        """After a full run: arm the fast path when the decision allows it."""
+        self._fast = False
+        op = self.op
+        last = getattr(op, "last_choice", None)
+        if last is None or not last.is_phi or last.transforms or any(
+                from_tensor for from_tensor, _, _ in last.attr_builders):
+            return
+        sig = last.signature
+        scope = self.scope
+        spec = []
+        guards = []
+        for (slot, kind) in last.input_slots:
+            names = op.inputs.get(slot, ())
+            if kind is ArgKind.VECTOR:
+                vars_ = [scope.find_var(n) for n in names]
+                if any(v is None or not isinstance(v.value, DenseTensor) for v in vars_):
+                    return
+                spec.append((kind, vars_))
+                guards.append([(v.value.dtype, v.value.place, v.value.data.shape)
+                               for v in vars_])
+            else:
+                var = scope.find_var(names[0]) if names else None
+                t = var.value if var is not None else None
+                if not isinstance(t, DenseTensor) or t.data is None:
+                    spec.append((kind, var))
+                    guards.append(None)
+                else:
+                    spec.append((kind, var))
+                    guards.append((t.dtype, t.place, t.data.shape))
+        outs = []
+        for slot, d in zip(sig.outputs, last.phi_kernel.args_def.outputs):
+            names = op.outputs.get(slot, ())
+            if not names:
+                outs.append((d.kind, None, None, None))
+                continue
+            vars_ = [scope.var(n) if scope.find_var(n) is None else scope.find_var(n)
+                     for n in names]
+            sample = vars_[0].value
+            if not isinstance(sample, DenseTensor):
+                return
+            if d.kind is ArgKind.VECTOR:
+                outs.append((d.kind, vars_, sample.dtype, sample.layout))
+            else:
+                outs.append((d.kind, vars_[0], sample.dtype, sample.layout))
+        self._spec = spec
+        self._guards = guards
+        self._outs = outs
+        self._fn = last.phi_kernel.fn
+        self._ctx = last.dev_ctx
+        self._attrs = tuple(value for _, value, _ in last.attr_builders)
+        self._is_cpu = last.dev_ctx.place.device_type == "cpu"
+        self._fast = True
