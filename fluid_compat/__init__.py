@@ -1,11 +1,25 @@
 """fluid_compat: the legacy (fluid) operator system on top of phi kernels.
 
-    from fluid_compat import run_op, legacy_ops
+    from fluid_compat import run_op, legacy_ops, load_inference_model, Executor
     run_op("elementwise_add", {"X": x, "Y": y}, {"axis": -1})
+    program, feeds, fetches = load_inference_model("model/inference")
+    outs = Executor().run(program, feed={feeds[0]: x}, fetch_list=fetches)
 """
 
 from __future__ import annotations
 
+from fluid_compat.executor import Executor, FeedError, Program, RunStats, global_scope
 from fluid_compat.imperative import legacy_ops, run_op
+from fluid_compat.io import load_inference_model, save_inference_model
 
-__all__ = ["legacy_ops", "run_op"]
+__all__ = [
+    "Executor",
+    "FeedError",
+    "Program",
+    "RunStats",
+    "global_scope",
+    "legacy_ops",
+    "load_inference_model",
+    "run_op",
+    "save_inference_model",
+]

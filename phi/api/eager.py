@@ -49,6 +49,9 @@ _NP_DTYPES = {d: d.to_numpy() for d in DataType
 
 
 def _snake(name: str) -> str:
+    """Paddle's CamelCase InferMeta name -> our function name (Pool2DInferMeta ->
+    pool2d_infer_meta, BatchNormInferInferMeta -> batch_norm_infer_infer_meta)."""
+    name = re.sub(r"(\d)D(?=[A-Z]|$)", r"\1d", name)  # 2D / 3D are one word
     return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 

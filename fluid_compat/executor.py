@@ -1,0 +1,303 @@
+"""Programs and the Executor: run a legacy program unchanged, planned once and replayed.
+
+    program, feeds, fetches = load_inference_model("model/inference")
+    exe = Executor(CPUPlace())
+    outs = exe.run(program, feed={feeds[0]: x}, fetch_list=fetches)
+
+The first run of a program with a given feed signature (dtypes, ranks, places) builds a plan:
+every op checked (an op type nobody implements raises before anything runs), bound to the
+scope's Variables, and each intermediate variable's last use computed so that it is released
+right after (persistables stay).  Later runs replay the plan: each op's bound runner replays its
+cached kernel decision (fluid_compat.operators.runner) — the decisions come from the same
+``decide`` that ``run_impl`` uses.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+from phi.common.data_type import DataType
+from phi.common.place import CPUPlace, Place, to_place
+from phi.core.errors import InvalidArgument, NotFound, PhiError, Unimplemented
+from phi.core.tensor import DenseTensor
+
+from fluid_compat.framework import ProgramDesc, VarType
+from fluid_compat.framework.op_registry import create_op, get_op_info
+from fluid_compat.framework.scope import Scope, Variable
+from fluid_compat.operators.runner import BoundRunner
+
+__all__ = ["Program", "Executor", "global_scope", "FeedError", "RunStats"]
+
+
+class FeedError(InvalidArgument):
+    """A feed that does not fit the program: missing, extra, wrong dtype or rank."""
+
+
+class Program:
+    """A legacy program (Paddle's ``paddle.static.Program`` over a ProgramDesc)."""
+
+    def __init__(self, desc: ProgramDesc | None = None) -> None:
+        self.desc = desc if desc is not None else ProgramDesc()
+        self._generation = 0  # bumped by `mark_changed`; plans of older generations are stale
+
+    @classmethod
+    def parse_from_string(cls, data: bytes) -> Program:
+        return cls(ProgramDesc.parse_from_string(data))
+
+    def serialize_to_string(self) -> bytes:
+        return self.desc.serialize_to_string()
+
+    def global_block(self):
+        return self.desc.global_block
+
+    def block(self, index: int):
+        return self.desc.block(index)
+
+    @property
+    def num_blocks(self) -> int:
+        return self.desc.num_blocks
+
+    def mark_changed(self) -> None:
+        """Call after editing ``desc`` of a program that already ran: its plans are rebuilt."""
+        self._generation += 1
+
+    def feed_target_names(self) -> list[str]:
+        ops = [op for op in self.desc.global_block.ops if op.type == "feed"]
+        return [op.output("Out")[0] for op in sorted(ops, key=lambda o: o.attr("col"))]
+
+    def fetch_target_names(self) -> list[str]:
+        ops = [op for op in self.desc.global_block.ops if op.type == "fetch"]
+        return [op.input("X")[0] for op in sorted(ops, key=lambda o: o.attr("col"))]
+
+    def __repr__(self) -> str:
+        block = self.desc.global_block
+        return (f"Program({self.desc.num_blocks} blocks, {len(block.ops)} ops in block 0, "
+                f"{len(block.vars)} vars)")
+
+
+_GLOBAL_SCOPE = Scope()
+
+
+def global_scope() -> Scope:
+    """The process-wide scope (Paddle's ``paddle.static.global_scope()``)."""
+    return _GLOBAL_SCOPE
+
+
+_NOT_TENSORS = (VarType.FEED_MINIBATCH, VarType.FETCH_LIST, VarType.RAW, VarType.STEP_SCOPES)
+
+
+class RunStats:
+    """Counts of the last run: ops on phi kernels, on fluid kernels, CPU fallbacks."""
+
+    __slots__ = ("phi", "fluid", "fallback", "ops")
+
+    def __init__(self) -> None:
+        self.phi = self.fluid = self.fallback = self.ops = 0
+
+    def __repr__(self) -> str:
+        return (f"RunStats(ops={self.ops}, phi={self.phi}, fluid={self.fluid}, "
+                f"fallback={self.fallback})")
+
+
+class _Plan:
+    """One program x feed signature x scope: bound runners and release lists."""
+
+    def __init__(self, program: Program, scope: Scope, place: Place,
+                 feed_names: Sequence[str], fetch_names: Sequence[str]) -> None:
+        block = program.desc.global_block
+        self.generation = program._generation
+        self.local = scope.new_scope()  # temporaries live here, parameters in `scope`
+        self.feed_vars: dict[str, Variable] = {}
+        self.fetch_names = list(fetch_names)
+        ops = []
+        # 1. every op known and implemented, before anything runs
+        for index, op_desc in enumerate(block.ops):
+            if op_desc.type in ("feed", "fetch"):
+                continue
+            ops.append((index, _make_operator(index, op_desc)))
+        # 2. variables: persistables in `scope` (loaded there), the rest local
+        for name, var in block.vars.items():
+            if var.type in _NOT_TENSORS:
+                continue
+            if var.persistable:
+                if scope.find_var(name) is None:
+                    scope.var(name)
+            else:
+                self.local.var(name)
+        for name in feed_names:
+            self.feed_vars[name] = self.local.find_var(name) or self.local.var(name)
+        # 3. runners and the last use of each temporary
+        self.runners = [BoundRunner(op, self.local, place) for _, op in ops]
+        self.op_index = [index for index, _ in ops]
+        keep = set(fetch_names)
+        last_use: dict[str, int] = {}
+        for i, (_, op) in enumerate(ops):
+            for names in list(op.inputs.values()) + list(op.outputs.values()):
+                for n in names:
+                    last_use[n] = i
+        release: list[list[Variable]] = [[] for _ in ops]
+        for name, i in last_use.items():
+            if name in keep:
+                continue
+            var = self.local.find_local_var(name)
+            desc = block.find_var(name)
+            if var is None or (desc is not None and desc.persistable):
+                continue
+            release[i].append(var)
+        self.release = release
+        self.ops = [op for _, op in ops]
+
+
+def _make_operator(index: int, op_desc):
+    try:
+        info = get_op_info(op_desc.type)
+    except NotFound as exc:
+        raise NotFound(f"op #{index} `{op_desc.type}`: {exc.message}") from None
+    attrs = dict(op_desc.attrs)
+    try:
+        op = create_op(op_desc.type, {k: list(v) for k, v in op_desc.inputs.items()},
+                       {k: list(v) for k, v in op_desc.outputs.items()}, attrs)
+    except PhiError as exc:
+        raise type(exc)(f"op #{index} `{op_desc.type}`: {exc.message}") from None
+    _check_implemented(index, op, info)
+    return op
+
+
+def _check_implemented(index: int, op, info) -> None:
+    import argmap
+    from phi.core.registry import kernel_factory
+
+    from fluid_compat.operators.context import CompileTimeArgumentMappingContext
+    from fluid_compat.operators.fluid_kernels.registry import has_fluid_kernel
+    from fluid_compat.operators.with_kernel import OperatorWithKernel
+
+    if not isinstance(op, OperatorWithKernel):
+        return  # an operator class with its own run_impl
+    if has_fluid_kernel(op.type):
+        return
+    if argmap.has_compatible_phi_kernel(op.type):
+        sig = argmap.get_kernel_signature(op.type, CompileTimeArgumentMappingContext(op))
+        if sig is not None and kernel_factory().has_kernel(sig.name):
+            return
+    raise Unimplemented(
+        f"op #{index} `{op.type}` has no kernel in this bridge (neither a phi kernel nor a "
+        "fluid kernel is registered for it); nothing was run."
+    )
+
+
+class Executor:
+    """Runs programs on one place (Paddle's ``paddle.static.Executor``)."""
+
+    def __init__(self, place: Place | str | None = None) -> None:
+        self.place = CPUPlace() if place is None else to_place(place)
+        self._plans: dict[tuple, _Plan] = {}
+        self.last_stats = RunStats()
+
+    def run(
+        self,
+        program: Program,
+        feed: Mapping[str, object] | None = None,
+        fetch_list: Iterable[object] | None = None,
+        scope: Scope | None = None,
+        return_numpy: bool = True,
+    ) -> list:
+        """Run block 0 of ``program``; returns the fetched values in ``fetch_list`` order."""
+        if not isinstance(program, Program):
+            raise InvalidArgument(f"Executor.run expects a Program, got {type(program).__name__}.")
+        scope = global_scope() if scope is None else scope
+        feed = dict(feed or {})
+        block = program.desc.global_block
+        targets = program.feed_target_names()
+        feed_names = self._check_feed_names(block, targets, feed)
+        fetch_names = self._fetch_names(program, fetch_list)
+        tensors = {name: self._feed_tensor(block, name, value) for name, value in feed.items()}
+        signature = tuple((n, t.dtype, len(t.dims), t.place) for n, t in sorted(tensors.items()))
+        key = (id(program), id(scope), signature, tuple(fetch_names))
+        plan = self._plans.get(key)
+        if plan is None or plan.generation != program._generation:
+            plan = _Plan(program, scope, self.place, feed_names, fetch_names)
+            self._plans[key] = plan
+        for name, t in tensors.items():
+            plan.feed_vars[name].value = t
+        for runner, release in zip(plan.runners, plan.release):
+            runner()
+            for var in release:
+                var.value = None
+        self.last_stats = _stats(plan)
+        out = []
+        for name in fetch_names:
+            var = plan.local.find_var(name)
+            value = None if var is None else var.value
+            if not isinstance(value, DenseTensor) or value.data is None:
+                raise NotFound(f"fetch target `{name}` holds no tensor after the run.")
+            out.append(value.numpy() if return_numpy else value)
+        return out
+
+    # -- feeds and fetches ---------------------------------------------------------------------
+    @staticmethod
+    def _check_feed_names(block, targets: list[str], feed: dict) -> list[str]:
+        if targets:
+            missing = [t for t in targets if t not in feed]
+            extra = [k for k in feed if k not in targets]
+            if missing:
+                raise FeedError(f"missing feed for {missing}; the program's feed targets are "
+                                f"{targets}.")
+            if extra:
+                raise FeedError(f"feed names {extra} are not feed targets of the program "
+                                f"(feed targets: {targets}).")
+            return targets
+        for name in feed:
+            if block.find_var(name) is None:
+                close = difflib.get_close_matches(name, list(block.vars), n=3)
+                hint = f" Did you mean {', '.join(close)}?" if close else ""
+                raise FeedError(f"feed name `{name}` is not a variable of the program.{hint}")
+        return list(feed)
+
+    @staticmethod
+    def _fetch_names(program: Program, fetch_list) -> list[str]:
+        if fetch_list is None:
+            return program.fetch_target_names()
+        names = []
+        for item in fetch_list:
+            name = item if isinstance(item, str) else getattr(item, "name", None)
+            if not isinstance(name, str):
+                raise InvalidArgument(f"fetch_list items are names or variables, got {item!r}.")
+            if program.desc.global_block.find_var(name) is None:
+                raise NotFound(f"fetch target `{name}` is not a variable of the program.")
+            names.append(name)
+        return names
+
+    @staticmethod
+    def _feed_tensor(block, name: str, value) -> DenseTensor:
+        t = value if isinstance(value, DenseTensor) else DenseTensor.from_numpy(np.asarray(value))
+        desc = block.find_var(name)
+        if desc is None or desc.dtype is None:
+            return t
+        if desc.dtype is not DataType.UNDEFINED and t.dtype != desc.dtype:
+            raise FeedError(f"feed `{name}` has dtype {t.dtype}, the program expects "
+                            f"{desc.dtype}.")
+        shape = desc.shape
+        if shape is not None and desc.need_check_feed:
+            dims = tuple(t.dims)
+            if len(dims) != len(shape) or any(s != -1 and s != d for s, d in zip(shape, dims)):
+                raise FeedError(f"feed `{name}` has shape {list(dims)}, the program expects "
+                                f"{list(shape)} (-1: any size).")
+        return t
+
+
+def _stats(plan: _Plan) -> RunStats:
+    stats = RunStats()
+    for op in plan.ops:
+        stats.ops += 1
+        choice = getattr(op, "last_choice", None)
+        if choice is None:
+            continue
+        if choice.is_phi:
+            stats.phi += 1
+        else:
+            stats.fluid += 1
+        if choice.fallback:
+            stats.fallback += 1
+    return stats
