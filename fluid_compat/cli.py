@@ -1,6 +1,7 @@
 """The ``fluid-compat`` command.
 
     fluid-compat --version
+    fluid-compat run (MODEL_PREFIX | --example) [--feed NAME=FILE.npy ...] [--place P] [--out DIR]
     fluid-compat kernels [NAME] [--format text|json]   the phi kernel registry
     fluid-compat demo                                   eager-API demo with its dispatch trace
     fluid-compat argmap-check [OP ...] [-v]             every possible KernelSignature checked
@@ -96,6 +97,12 @@ def _cmd_argmap_check(args: argparse.Namespace) -> int:
     return main_argmap_check(args.rest)
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    from fluid_compat.tools.run import main_run
+
+    return main_run(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from phi import __version__
 
@@ -105,6 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"fluid-compat {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    p = sub.add_parser("run", help="run a legacy model (.pdmodel/.pdiparams) and summarize")
+    from fluid_compat.tools.run import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(func=_cmd_run)
     p = sub.add_parser("kernels", help="list the phi kernel registry (names and keys)")
     p.add_argument("name", nargs="?", help="one kernel: every key and its argument definition")
     p.add_argument("--format", choices=("text", "json"), default="text")

@@ -1,0 +1,1 @@
+"""The work behind the ``fluid-compat`` commands (run, ...), importable for tests."""

@@ -1,0 +1,140 @@
+"""``fluid-compat run``: load a legacy model, feed it, run it, write and summarize the outputs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+from phi.common.data_type import DataType
+from phi.common.place import to_place
+from phi.core.errors import InvalidArgument, PhiError
+
+from fluid_compat.executor import Executor
+from fluid_compat.framework.scope import Scope
+from fluid_compat.io import load_inference_model
+
+__all__ = ["add_arguments", "main_run", "random_feed"]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", nargs="?", help="model path prefix (without .pdmodel) or a directory "
+                                            "holding __model__")
+    p.add_argument("--example", action="store_true",
+                   help="run the bundled example model and compare with Paddle's output")
+    p.add_argument("--feed", action="append", default=[], metavar="NAME=FILE.npy",
+                   help="an input; without --feed, seeded random inputs are made")
+    p.add_argument("--place", default="cpu", help="cpu, gpu:0 or a custom device TYPE:0")
+    p.add_argument("--out", type=Path, help="write output_<i>.npy here, in fetch order")
+    p.add_argument("--expect", type=Path, metavar="DIR",
+                   help="compare with DIR/output_<i>.npy (rtol 1e-4, atol 1e-4); non-zero exit "
+                        "on mismatch")
+    p.add_argument("--repeat", type=int, default=1, help="run this many times (planned re-runs)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+
+
+def random_feed(program, names: list[str], seed: int) -> dict[str, np.ndarray]:
+    """Seeded inputs shaped and typed as the feed variables' descriptions (-1 dims -> 1)."""
+    rng = np.random.default_rng(seed)
+    block = program.desc.global_block
+    feed = {}
+    for name in names:
+        desc = block.find_var(name)
+        shape = tuple(1 if d < 0 else d for d in (desc.shape or ()))
+        dtype = desc.dtype or DataType.FLOAT32
+        np_dtype = dtype.to_numpy()
+        if dtype.is_floating_point:
+            arr = rng.standard_normal(shape).astype(np_dtype)
+        elif dtype is DataType.BOOL:
+            arr = rng.integers(0, 2, shape).astype(np_dtype)
+        else:
+            arr = rng.integers(0, 10, shape).astype(np_dtype)
+        feed[name] = arr
+    return feed
+
+
+def _progress(total: int, enabled: bool):
+    if not enabled or total < 2:
+        return lambda done: None
+    width = 30
+
+    def show(done: int) -> None:
+        filled = width * done // total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] run {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def main_run(args: argparse.Namespace) -> int:
+    if args.example:
+        from fluid_compat.examples import example_prefix
+
+        prefix = example_prefix()
+        expect = args.expect or prefix.parent
+        if not args.feed:
+            args.feed = [f"image={prefix.parent / 'input_image.npy'}"]
+    elif args.model is None:
+        print("fluid-compat run: give a MODEL_PREFIX or --example", file=sys.stderr)
+        return 2
+    else:
+        prefix = Path(args.model)
+        expect = args.expect
+    try:
+        place = to_place(args.place)
+        scope = Scope()
+        program, feed_names, fetch_names = load_inference_model(prefix, scope=scope)
+        feed = {}
+        for item in args.feed:
+            name, sep, file = item.partition("=")
+            if not sep:
+                raise InvalidArgument(f"--feed expects NAME=FILE.npy, got {item!r}.")
+            try:
+                feed[name] = np.load(file, allow_pickle=False)
+            except (OSError, ValueError) as exc:
+                raise InvalidArgument(f"--feed {name}: cannot read {file!r}: {exc}") from None
+        if not feed:
+            feed = random_feed(program, feed_names, args.seed)
+            made = ", ".join(f"{n}{list(a.shape)} {a.dtype}" for n, a in feed.items())
+            print(f"no --feed given: seeded random inputs (seed {args.seed}): {made}")
+        exe = Executor(place)
+        progress = _progress(args.repeat, sys.stderr.isatty())
+        outs = []
+        for i in range(max(1, args.repeat)):
+            outs = exe.run(program, feed=feed, fetch_list=fetch_names, scope=scope)
+            progress(i + 1)
+    except PhiError as exc:
+        print(f"fluid-compat run: {exc}", file=sys.stderr)
+        return 1
+    print(f"model: {prefix}  ({len(program.desc.global_block.ops)} ops in block 0, place "
+          f"{place})")
+    for i, (name, out) in enumerate(zip(fetch_names, outs)):
+        print(f"output {i}: {name}  shape {list(out.shape)}  dtype {out.dtype}")
+    s = exe.last_stats
+    print(f"ops: {s.ops} ran: {s.phi} on phi kernels, {s.fluid} on fluid kernels, "
+          f"{s.fallback} fell back to CPU")
+    if args.out is not None:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for i, out in enumerate(outs):
+            np.save(args.out / f"output_{i}.npy", out)
+        print(f"wrote {len(outs)} outputs to {args.out}/output_<i>.npy")
+    if expect is not None:
+        bad = 0
+        for i, out in enumerate(outs):
+            ref_file = Path(expect) / f"output_{i}.npy"
+            if not ref_file.is_file():
+                print(f"output {i}: no {ref_file} to compare with")
+                bad += 1
+                continue
+            ref = np.load(ref_file)
+            ok = out.shape == ref.shape and np.allclose(out, ref, rtol=1e-4, atol=1e-4)
+            diff = float(np.max(np.abs(out.astype(np.float64) - ref))) if (
+                out.shape == ref.shape and out.size) else float("nan")
+            print(f"output {i}: {'matches' if ok else 'DIFFERS FROM'} Paddle's recorded output "
+                  f"(max abs diff {diff:.3g})")
+            bad += not ok
+        return 1 if bad else 0
+    return 0
