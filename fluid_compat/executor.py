@@ -108,15 +108,15 @@ class _Plan:
                  feed_names: Sequence[str], fetch_names: Sequence[str]) -> None:
         block = program.desc.global_block
         self.generation = program._generation
-        self.local = scope.new_scope()  # temporaries live here, parameters in `scope`
         self.feed_vars: dict[str, Variable] = {}
         self.fetch_names = list(fetch_names)
         ops = []
-        # 1. every op known and implemented, before anything runs
+        # 1. every op known and implemented, before anything runs or touches the scope
         for index, op_desc in enumerate(block.ops):
             if op_desc.type in ("feed", "fetch"):
                 continue
             ops.append((index, _make_operator(index, op_desc)))
+        self.local = scope.new_scope()  # temporaries live here, parameters in `scope`
         # 2. variables: persistables in `scope` (loaded there), the rest local
         for name, var in block.vars.items():
             if var.type in _NOT_TENSORS:

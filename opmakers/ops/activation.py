@@ -53,3 +53,9 @@ def hard_swish(m: OpMaker) -> None:
     m.add_attr("scale", AttrType.FLOAT, default=6.0)
     m.add_attr("offset", AttrType.FLOAT, default=3.0)
     m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("isinf")
+def isinf(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
