@@ -193,7 +193,12 @@ class Executor:
     def __init__(self, place: Place | str | None = None) -> None:
         self.place = CPUPlace() if place is None else to_place(place)
         self._plans: dict[tuple, _Plan] = {}
-        self.last_stats = RunStats()
+        self._last_plan: _Plan | None = None
+
+    @property
+    def last_stats(self) -> RunStats:
+        """How the ops of the last run ran: phi kernels, fluid kernels, CPU fallbacks."""
+        return RunStats() if self._last_plan is None else _stats(self._last_plan)
 
     def run(
         self,
@@ -225,7 +230,7 @@ class Executor:
             runner()
             for var in release:
                 var.value = None
-        self.last_stats = _stats(plan)
+        self._last_plan = plan
         out = []
         for name in fetch_names:
             var = plan.local.find_var(name)

@@ -24,18 +24,39 @@ class BoundRunner:
     """``runner()`` runs ``op`` in ``scope`` on ``place``."""
 
     __slots__ = ("op", "scope", "place", "_fast", "_spec", "_guards", "_outs", "_fn", "_ctx",
-                 "_attrs", "_is_cpu", "runs", "fast_runs")
+                 "_attrs", "_is_cpu", "runs", "fast_runs", "_simple")
 
     def __init__(self, op, scope: Scope, place: Place) -> None:
         self.op = op
         self.scope = scope
         self.place = place
         self._fast = False
+        self._simple = None
         self.runs = 0
         self.fast_runs = 0
 
     def __call__(self) -> None:
         self.runs += 1
+        simple = self._simple
+        if simple is not None:
+            # dense inputs, one dense output: the common op, in a tight loop
+            args = []
+            for var, dtype, place, shape in simple[0]:
+                t = var.value
+                if t is None:
+                    return self._slow()
+                data = t.data
+                if (data is None or t.dtype is not dtype or data.shape != shape
+                        or (t.place is not place and t.place != place)):
+                    return self._slow()
+                args.append(data)
+            r = self._fn(self._ctx, *args, *self._attrs)
+            if self._is_cpu and type(r) is not np.ndarray:
+                r = np.asarray(r)
+            out_var, dtype, kplace, layout = simple[1]
+            out_var.value = DenseTensor(r, dtype, kplace, layout)
+            self.fast_runs += 1
+            return None
         if self._fast:
             guards = self._guards
             args = []
@@ -89,6 +110,7 @@ class BoundRunner:
     def _learn(self) -> None:
         """After a full run: arm the fast path when the decision allows it."""
         self._fast = False
+        self._simple = None
         op = self.op
         last = getattr(op, "last_choice", None)
         if last is None or not last.is_phi or last.transforms or any(
@@ -139,3 +161,9 @@ class BoundRunner:
         self._attrs = tuple(value for _, value, _ in last.attr_builders)
         self._is_cpu = last.dev_ctx.place.device_type == "cpu"
         self._fast = True
+        if (len(outs) == 1 and outs[0][0] is not ArgKind.VECTOR and outs[0][1] is not None
+                and all(kind is not ArgKind.VECTOR and g is not None
+                        for (kind, _), g in zip(spec, guards))):
+            dense = tuple((var, g[0], g[1], g[2]) for (_, var), g in zip(spec, guards))
+            _, out_var, dtype, layout = outs[0]
+            self._simple = (dense, (out_var, dtype, last.dev_ctx.place, layout))

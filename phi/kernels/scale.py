@@ -20,11 +20,12 @@ _FLOATS = ["float32", "float64", "float16"]
 
 @register_kernel("scale", ("CPU", "GPU"), dtypes=_FLOATS)
 def scale_float(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bool) -> Tensor:
-    """x * scale + bias (or (x + bias) * scale) in x's float dtype (the common, fast path)."""
-    t = x.dtype.type
-    s = t(scale.value)
-    b = t(bias)
-    out = x * s + b if bias_after_scale else (x + b) * s
+    """x * scale + bias (or (x + bias) * scale) in x's float dtype (the common, fast path).
+
+    Python numbers are "weak" in numpy 2 (NEP 50): they are converted to x's dtype and the
+    arithmetic stays in it, which is Paddle's scale.to<T>() / static_cast<T>(bias)."""
+    s = scale.value
+    out = x * s + bias if bias_after_scale else (x + bias) * s
     return ctx.xp.asarray(out)
 
 
