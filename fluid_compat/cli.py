@@ -69,24 +69,32 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     import phi
     from phi.core.errors import PhiError
 
-    logging.basicConfig(level=logging.INFO, format="[trace] %(message)s", stream=sys.stdout)
+    handler = logging.StreamHandler(sys.stdout)
+    handler.setFormatter(logging.Formatter("[trace] %(message)s"))
+    trace_logger = logging.getLogger("phi.dispatch")
+    trace_logger.addHandler(handler)
+    trace_logger.propagate = False
     phi.set_flags({"FLAGS_dispatch_trace": 2})
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((2, 3)).astype(np.float32)
-    w = rng.standard_normal((3, 4)).astype(np.float32)
-    print("# phi eager API demo: every call prints the kernel key, each lookup step, the kernel")
-    h = phi.api.matmul(x, w)
-    h = phi.api.add(h, np.ones((4,), np.float32))
-    h = phi.api.relu(h)
-    y = phi.api.softmax(phi.api.scale(h, scale=0.5, bias=0.0), axis=-1)
-    print("softmax rows sum to", np.round(phi.api.sum(y, axis=[1]).numpy(), 5).tolist())
-    print("result", y)
-    print("# an unregistered dtype gives Paddle's message:")
     try:
-        phi.api.relu(np.arange(3, dtype=np.int32))
-    except PhiError as exc:
-        print(exc)
-    phi.set_flags({"FLAGS_dispatch_trace": 0})
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((2, 3)).astype(np.float32)
+        w = rng.standard_normal((3, 4)).astype(np.float32)
+        print("# phi eager API demo: each call logs the kernel key, each lookup step, the kernel")
+        h = phi.api.matmul(x, w)
+        h = phi.api.add(h, np.ones((4,), np.float32))
+        h = phi.api.relu(h)
+        y = phi.api.softmax(phi.api.scale(h, scale=0.5, bias=0.0), axis=-1)
+        print("softmax rows sum to", np.round(phi.api.sum(y, axis=[1]).numpy(), 5).tolist())
+        print("result", y)
+        print("# an unregistered dtype gives Paddle's message:")
+        try:
+            phi.api.relu(np.arange(3, dtype=np.int32))
+        except PhiError as exc:
+            print(exc)
+    finally:
+        phi.set_flags({"FLAGS_dispatch_trace": 0})
+        trace_logger.removeHandler(handler)
+        trace_logger.propagate = True
     return 0
 
 

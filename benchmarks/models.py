@@ -1,0 +1,187 @@
+"""Latency, peak memory and dispatch overhead of whole programs, measured in one run.
+
+    python benchmarks/models.py [--repeat 30] [--big DIR]
+
+Per model (each in its own subprocess, so that peak resident memory is the model's own):
+median latency of a planned re-run, peak RSS, and the time spent outside kernels per op on a
+planned re-run (the run's time minus the same kernels called back to back).  Models: the bundled
+jit_convnet, the corpus models when ../shared/corpus is present, the 200-op chains saved by
+Paddle under tests/fixtures/models/chain200_* (against the same math in bare numpy), and
+ResNet-18 / MobileNetV2 when ``--big DIR`` holds them (tools/fixtures makes them).
+Target (issue 4): at most 2 us of dispatch overhead per op on a planned re-run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _models(big: Path | None) -> list[Path]:
+    from fluid_compat.examples import example_prefix
+
+    found = [example_prefix().parent]
+    corpus = ROOT.parent / "shared" / "corpus" / "models"
+    if corpus.is_dir():
+        found += sorted(p for p in corpus.iterdir() if (p / "inference.pdmodel").is_file())
+    fixtures = ROOT / "tests" / "fixtures" / "models"
+    if fixtures.is_dir():
+        found += sorted(p for p in fixtures.iterdir() if (p / "inference.pdmodel").is_file())
+    if big is not None and big.is_dir():
+        found += sorted(p for p in big.iterdir() if (p / "inference.pdmodel").is_file())
+    return found
+
+
+def _feed(model_dir: Path, program, feed_names):
+    from fluid_compat.tools.run import random_feed
+
+    feed = {}
+    for name in feed_names:
+        f = model_dir / f"input_{name.replace('/', '_')}.npy"
+        if f.is_file():
+            feed[name] = np.load(f)
+    missing = [n for n in feed_names if n not in feed]
+    feed.update(random_feed(program, missing, 0))
+    return feed
+
+
+def _kernel_calls(plan):
+    """The kernels of a planned run, with their arguments, to call back to back."""
+    calls = []
+    for runner in plan.runners:
+        if runner._simple is not None:
+            args = [var.value.data for var, *_ in runner._simple[0]]
+        elif runner._fast:
+            args = []
+            for kind, var in runner._spec:
+                if isinstance(var, list):
+                    args.append([v.value.data for v in var])
+                else:
+                    args.append(None if var is None or var.value is None else var.value.data)
+        else:
+            return None  # an op off the fast path: no clean split
+        calls.append((runner._fn, runner._ctx, tuple(args) + tuple(runner._attrs)))
+    return calls
+
+
+def measure_one(model_dir: Path, repeat: int) -> dict:
+    from fluid_compat import Executor, load_inference_model
+    from fluid_compat.framework.scope import Scope
+
+    scope = Scope()
+    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
+    feed = _feed(model_dir, program, feeds)
+    exe = Executor()
+    exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+        times.append(time.perf_counter() - t)
+    plan = exe._last_plan
+    n_ops = len(plan.runners)
+    # kernels alone: keep intermediates alive for this (release is part of the real run)
+    for group in plan.release:
+        group.clear()
+    exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+    calls = _kernel_calls(plan)
+    outside = None
+    if calls is not None:
+        ktimes = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            for fn, ctx, args in calls:
+                fn(ctx, *args)
+            ktimes.append(time.perf_counter() - t)
+        outside = (statistics.median(times) - statistics.median(ktimes)) / n_ops * 1e6
+    result = {
+        "model": model_dir.name,
+        "ops": n_ops,
+        "median_ms": statistics.median(times) * 1e3,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "outside_kernels_us_per_op": outside,
+    }
+    if model_dir.name.startswith("chain200_"):
+        result["bare_numpy_ms"] = _bare_chain(model_dir, feed, scope, repeat)
+    return result
+
+
+def _bare_chain(model_dir: Path, feed: dict, scope, repeat: int) -> float | None:
+    """The chain's math in bare numpy (chain200_* fixtures: see tests/fixtures/README)."""
+    meta_file = model_dir / "meta.json"
+    if not meta_file.is_file():
+        return None
+    meta = json.loads(meta_file.read_text())
+    kinds = [op["type"] for op in meta["ops"] if op["type"] not in ("feed", "fetch")]
+    x = next(iter(feed.values()))
+    ops = []
+    for op in meta["ops"]:
+        t = op["type"]
+        if t == "scale":
+            a = {k: v["value"] for k, v in op["attrs"].items()}
+            s, b = np.float32(a.get("scale", 1.0)), np.float32(a.get("bias", 0.0))
+            ops.append(lambda h, s=s, b=b: h * s + b)
+        elif t == "elementwise_add":
+            y_name = op["inputs"]["Y"][0]
+            var = scope.find_var(y_name)
+            y = var.value.numpy() if var is not None and var.value is not None else x
+            ops.append(lambda h, y=y: h + y)
+        elif t == "relu":
+            ops.append(lambda h: np.maximum(h, 0))
+    if len(ops) != len(kinds):
+        return None
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        h = x
+        for f in ops:
+            h = f(h)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--big", type=Path, default=None)
+    parser.add_argument("--one", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one is not None:
+        print(json.dumps(measure_one(args.one, args.repeat)))
+        return
+    rows = []
+    for model in _models(args.big):
+        out = subprocess.run([sys.executable, __file__, "--one", str(model), "--repeat",
+                              str(args.repeat)], capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"{model.name}: failed: {out.stderr.strip().splitlines()[-1:]}")
+            continue
+        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"{'model':<18}{'ops':>5}{'median ms':>11}{'peak RSS MB':>13}{'outside us/op':>15}"
+          f"{'numpy ms':>10}")
+    for r in rows:
+        outside = r["outside_kernels_us_per_op"]
+        bare = r.get("bare_numpy_ms")
+        print(f"{r['model']:<18}{r['ops']:>5}{r['median_ms']:>11.3f}{r['peak_rss_mb']:>13.1f}"
+              f"{(f'{outside:.2f}' if outside is not None else '-'):>15}"
+              f"{(f'{bare:.3f}' if bare else '-'):>10}")
+    chains = [r for r in rows if r["model"].startswith("chain200_") and
+              r["outside_kernels_us_per_op"] is not None]
+    if chains:
+        worst = max(r["outside_kernels_us_per_op"] for r in chains)
+        print(f"max dispatch overhead on the 200-op chains: {worst:.2f} us per op "
+              "(target <= 2 us)")
+
+
+if __name__ == "__main__":
+    main()
