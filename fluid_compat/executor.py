@@ -20,12 +20,12 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 from phi.common.data_type import DataType
 from phi.common.place import CPUPlace, Place, to_place
-from phi.core.errors import InvalidArgument, NotFound, PhiError, Unimplemented
+from phi.core.errors import InvalidArgument, NotFound
 from phi.core.tensor import DenseTensor
 
 from fluid_compat.framework import ProgramDesc, VarType
-from fluid_compat.framework.op_registry import create_op, get_op_info
 from fluid_compat.framework.scope import Scope, Variable
+from fluid_compat.operators.build import make_operator
 from fluid_compat.operators.runner import BoundRunner
 
 __all__ = ["Program", "Executor", "global_scope", "FeedError", "RunStats"]
@@ -105,7 +105,8 @@ class _Plan:
     """One program x feed signature x scope: bound runners and release lists."""
 
     def __init__(self, program: Program, scope: Scope, place: Place,
-                 feed_names: Sequence[str], fetch_names: Sequence[str]) -> None:
+                 feed_names: Sequence[str], fetch_names: Sequence[str], pins=None,
+                 shadow=None) -> None:
         block = program.desc.global_block
         self.generation = program._generation
         self.feed_vars: dict[str, Variable] = {}
@@ -115,7 +116,7 @@ class _Plan:
         for index, op_desc in enumerate(block.ops):
             if op_desc.type in ("feed", "fetch"):
                 continue
-            ops.append((index, _make_operator(index, op_desc)))
+            ops.append((index, make_operator(index, op_desc, pins=pins, shadow=shadow)))
         self.local = scope.new_scope()  # temporaries live here, parameters in `scope`
         # 2. variables: persistables in `scope` (loaded there), the rest local
         for name, var in block.vars.items():
@@ -150,48 +151,20 @@ class _Plan:
         self.ops = [op for _, op in ops]
 
 
-def _make_operator(index: int, op_desc):
-    try:
-        info = get_op_info(op_desc.type)
-    except NotFound as exc:
-        raise NotFound(f"op #{index} `{op_desc.type}`: {exc.message}") from None
-    attrs = dict(op_desc.attrs)
-    try:
-        op = create_op(op_desc.type, {k: list(v) for k, v in op_desc.inputs.items()},
-                       {k: list(v) for k, v in op_desc.outputs.items()}, attrs)
-    except PhiError as exc:
-        raise type(exc)(f"op #{index} `{op_desc.type}`: {exc.message}") from None
-    _check_implemented(index, op, info)
-    return op
-
-
-def _check_implemented(index: int, op, info) -> None:
-    import argmap
-    from phi.core.registry import kernel_factory
-
-    from fluid_compat.operators.context import CompileTimeArgumentMappingContext
-    from fluid_compat.operators.fluid_kernels.registry import has_fluid_kernel
-    from fluid_compat.operators.with_kernel import OperatorWithKernel
-
-    if not isinstance(op, OperatorWithKernel):
-        return  # an operator class with its own run_impl
-    if has_fluid_kernel(op.type):
-        return
-    if argmap.has_compatible_phi_kernel(op.type):
-        sig = argmap.get_kernel_signature(op.type, CompileTimeArgumentMappingContext(op))
-        if sig is not None and kernel_factory().has_kernel(sig.name):
-            return
-    raise Unimplemented(
-        f"op #{index} `{op.type}` has no kernel in this bridge (neither a phi kernel nor a "
-        "fluid kernel is registered for it); nothing was run."
-    )
-
-
 class Executor:
     """Runs programs on one place (Paddle's ``paddle.static.Executor``)."""
 
-    def __init__(self, place: Place | str | None = None) -> None:
+    def __init__(self, place: Place | str | None = None, *, pins=None,
+                 shadow: bool = False) -> None:
+        """``pins``: op type (or ``*``) -> "phi" / "fluid", or "relu=fluid,..." text; ``shadow``:
+        also run the other side of every op with both kernels and record the comparisons in
+        ``shadow_report`` (results are never changed)."""
+        from fluid_compat.operators.pinning import parse_pins
+        from fluid_compat.operators.shadow import ShadowRecorder
+
         self.place = CPUPlace() if place is None else to_place(place)
+        self.pins = parse_pins(pins)
+        self.shadow_report = ShadowRecorder() if shadow else None
         self._plans: dict[tuple, _Plan] = {}
         self._last_plan: _Plan | None = None
 
@@ -222,7 +195,8 @@ class Executor:
         key = (id(program), id(scope), signature, tuple(fetch_names))
         plan = self._plans.get(key)
         if plan is None or plan.generation != program._generation:
-            plan = _Plan(program, scope, self.place, feed_names, fetch_names)
+            plan = _Plan(program, scope, self.place, feed_names, fetch_names, self.pins,
+                         self.shadow_report)
             self._plans[key] = plan
         for name, t in tensors.items():
             plan.feed_vars[name].value = t

@@ -50,11 +50,15 @@ def _fluid_has_library(op_type: str, library: LibraryType) -> bool:
     return any(kt.library is library for kt in fluid_kernels_of(op_type))
 
 
-def decide(op, inputs: dict[str, list], place: Place):
-    """Everything about running ``op`` on these inputs that does not depend on their values."""
+def decide(op, inputs: dict[str, list], place: Place, pin: str | None = None):
+    """Everything about running ``op`` on these inputs that does not depend on their values.
+
+    ``pin`` ("phi" / "fluid") restricts the choice to one side of the bridge."""
     from fluid_compat.operators.with_kernel import KernelChoice, _generation
 
     records: list[tuple[str, str]] = []
+    if pin is not None:
+        records.append(("pin", f"pinned to {pin} kernels"))
     ctx = ExecutionContext(op, inputs, place)
     expected = op.get_expected_kernel_type(ctx)
     for note in ctx.notes:
@@ -82,7 +86,7 @@ def decide(op, inputs: dict[str, list], place: Place):
     factory = kernel_factory()
 
     def phi_lookup(kt: OpKernelType, label: str):
-        if sig is None:
+        if sig is None or pin == "fluid":
             return None
         key = kt.to_phi_key()
         found = factory.select_kernel(sig.name, key)
@@ -93,6 +97,8 @@ def decide(op, inputs: dict[str, list], place: Place):
         return found
 
     def fluid_lookup(kt: OpKernelType, label: str):
+        if pin == "phi":
+            return None
         found = find_fluid_kernel(op.type, kt)
         records.append(("lookup", (f"{label}: fluid `{op.type}` {kt} -> "
                                   f"{'found' if found else 'not registered'}")))
@@ -118,6 +124,9 @@ def decide(op, inputs: dict[str, list], place: Place):
             fluid_kernel = fluid_lookup(kernel_type, "4 fluid, CPU fallback")
         fallback = True
     if phi_kernel is None and fluid_kernel is None:
+        if pin is not None:
+            raise NotFound(f"Operator ({op.type}) is pinned to {pin} kernels and has none for "
+                           f"{kernel_type}. " + _registered_text(op.type, sig))
         if sig is None and not fluid_kernels_of(op.type):
             raise NotFound(f"There are no kernels which are registered in the {op.type} "
                            "operator.")

@@ -113,6 +113,8 @@ class BoundRunner:
         self._simple = None
         op = self.op
         last = getattr(op, "last_choice", None)
+        if getattr(op, "shadow", None) is not None:
+            return  # shadow mode runs both sides: every run goes through run_impl
         if last is None or not last.is_phi or last.transforms or any(
                 from_tensor for from_tensor, _, _ in last.attr_builders):
             return

@@ -24,10 +24,11 @@ from collections.abc import Mapping
 
 from fluid_compat.framework.op_kernel_type import OpKernelType
 from fluid_compat.framework.scope import Scope
-from fluid_compat.operators import expected_kernel
+from fluid_compat.operators import expected_kernel, pinning  # noqa: F401 - defines the flag
 from fluid_compat.operators.context import ExecutionContext
 from fluid_compat.operators.fluid_kernels.registry import FLUID_REGISTRY_GENERATION
 from phi.common.place import Place
+from phi import flags
 from phi.core import trace
 from phi.core.errors import NotFound, PhiError
 from phi.core.registry import kernel_factory
@@ -111,6 +112,9 @@ class OperatorWithKernel(OperatorBase):
         self._choices: dict[tuple, KernelChoice] = {}
         self._slots = tuple(sorted(self.inputs))  # Paddle's RuntimeContext is a sorted map
         self.last_choice: KernelChoice | None = None
+        self.pin: str | None = None  # "phi" / "fluid": set by the executor (pinning.py)
+        self.shadow = None  # a ShadowRecorder: also run the other side and compare
+        self.index = -1  # the op's index in its block, for reports
 
     # -- overridable pieces ------------------------------------------------------------------
     def get_expected_kernel_type(self, ctx: ExecutionContext) -> OpKernelType:
@@ -159,7 +163,7 @@ class OperatorWithKernel(OperatorBase):
 
     def run_impl(self, scope: Scope, place: Place) -> None:
         inputs = self._read_inputs(scope)
-        key = (place, self._signature_of(inputs))
+        key = (place, self._signature_of(inputs), flags.FLAGS["FLAGS_kernel_pins"])
         choice = self._choices.get(key)
         if choice is None or choice.generation != _generation():
             choice = self.decide(inputs, place)
@@ -167,14 +171,20 @@ class OperatorWithKernel(OperatorBase):
         elif trace.LEVEL:
             trace.logger.info("%s: cached decision, %s", self.type, choice)
         staged = self.compute(choice, inputs, scope)
+        if self.shadow is not None:
+            self.shadow.observe(self, choice, inputs, scope, staged, place)
         self._commit(staged, scope)
         self.last_choice = choice
 
-    def decide(self, inputs: dict[str, list], place: Place) -> KernelChoice:
+    def decide(self, inputs: dict[str, list], place: Place, pin: str | None = None
+               ) -> KernelChoice:
         """Choose the kernel, the signature and the transforms for these inputs."""
-        from fluid_compat.operators.dispatch import decide
+        from fluid_compat.operators import dispatch
+        from fluid_compat.operators.pinning import resolve_pin
 
-        return decide(self, inputs, place)
+        if pin is None:
+            pin = self.pin or resolve_pin(self.type)
+        return dispatch.decide(self, inputs, place, pin)
 
     def compute(self, choice: KernelChoice, inputs: dict[str, list], scope: Scope
                 ) -> dict[str, list]:

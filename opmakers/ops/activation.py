@@ -59,3 +59,11 @@ def hard_swish(m: OpMaker) -> None:
 def isinf(m: OpMaker) -> None:
     m.add_input("X")
     m.add_output("Out")
+
+
+@FAMILY.op("relu6")
+def relu6(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_runtime_attr("threshold", AttrType.FLOAT, default=6.0)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)

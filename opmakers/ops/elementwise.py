@@ -122,3 +122,10 @@ def elementwise_pow(m: OpMaker) -> None:
     m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
     m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
     m.add_runtime_attr("use_quantizer", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("increment")
+def increment(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("step", AttrType.FLOAT, default=1.0)

@@ -83,9 +83,9 @@ def test_cache_hit_and_second_input_signature(monkeypatch):
     calls = []
     real = dispatch.decide
 
-    def counting(op, inputs, place):
+    def counting(op, inputs, place, pin=None):
         calls.append(op.type)
-        return real(op, inputs, place)
+        return real(op, inputs, place, pin)
 
     monkeypatch.setattr(dispatch, "decide", counting)
     op = create_op("relu", {"X": ["x"]}, {"Out": ["y"]}, {})
