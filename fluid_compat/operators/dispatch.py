@@ -31,12 +31,31 @@ from phi.core.registry import kernel_factory
 from phi.core.tensor import CPU_PLACE, DenseTensor, MetaTensor
 from phi.transform import transform_dtype, transform_layout, transform_place
 
-__all__ = ["compute", "decide"]
+__all__ = ["DispatchRecord", "compute", "decide"]
 
 _ALL_DTYPE = DataType.ALL_DTYPE
 _ALL_LAYOUT = DataLayout.ALL_LAYOUT
 _SAME_DEVICE = {Backend.GPUDNN: Backend.GPU, Backend.ONEDNN: Backend.CPU, Backend.KPS: Backend.XPU}
 _GPU_FALLBACK_FLAG = "FLAGS_static_gpu_fallback_to_cpu"
+
+
+class DispatchRecord(tuple):
+    """One record written by ``decide`` while it decides: unpacks as ``(kind, text)`` (what
+    FLAGS_dispatch_trace prints); ``data`` holds the same facts as fields, for
+    ``fluid-compat explain --format json|dot``."""
+
+    def __new__(cls, kind: str, text: str, **data):
+        self = super().__new__(cls, (kind, text))
+        self.data = data
+        return self
+
+    @property
+    def kind(self) -> str:
+        return self[0]
+
+    @property
+    def text(self) -> str:
+        return self[1]
 
 
 def _phi_has(name: str, backend: Backend) -> bool:
@@ -56,20 +75,23 @@ def decide(op, inputs: dict[str, list], place: Place, pin: str | None = None):
     ``pin`` ("phi" / "fluid") restricts the choice to one side of the bridge."""
     from fluid_compat.operators.with_kernel import KernelChoice, _generation
 
-    records: list[tuple[str, str]] = []
+    records: list[DispatchRecord] = []
     if pin is not None:
-        records.append(("pin", f"pinned to {pin} kernels"))
+        records.append(DispatchRecord("pin", f"pinned to {pin} kernels", side=pin))
     ctx = ExecutionContext(op, inputs, place)
     expected = op.get_expected_kernel_type(ctx)
     for note in ctx.notes:
-        records.append(("expected", note))
+        records.append(DispatchRecord("expected", note, source="dtype"))
     # b. the KernelSignature, when a phi kernel may serve this op
     sig = None
     if argmap.has_compatible_phi_kernel(op.type):
         sig = argmap.get_kernel_signature(op.type, RuntimeArgumentMappingContext(op, inputs))
-        records.append(("signature", f"{sig} ({argmap.default_registry().how_mapped(op.type)})"))
+        how = argmap.default_registry().how_mapped(op.type)
+        records.append(DispatchRecord("signature", f"{sig} ({how})", signature=str(sig),
+                                      name=sig.name, how=how))
     else:
-        records.append(("signature", "none: no compatible phi kernel (fluid only)"))
+        records.append(DispatchRecord("signature", "none: no compatible phi kernel (fluid only)",
+                                      signature=None, name=None, how="none"))
     notes: list[str] = []
     expected = apply_hints(
         op, expected, place,
@@ -81,8 +103,9 @@ def decide(op, inputs: dict[str, list], place: Place, pin: str | None = None):
         or any(kt.place.backend is Backend.GPU for kt in fluid_kernels_of(op.type)),
         notes=notes,
     )
-    records.extend(("expected", n) for n in notes)
-    records.append(("expected", f"expected kernel type {expected}"))
+    records.extend(DispatchRecord("expected", n, source="hint") for n in notes)
+    records.append(DispatchRecord("expected", f"expected kernel type {expected}",
+                                  kernel_type=str(expected)))
     factory = kernel_factory()
 
     def phi_lookup(kt: OpKernelType, label: str):
@@ -92,16 +115,22 @@ def decide(op, inputs: dict[str, list], place: Place, pin: str | None = None):
         found = factory.select_kernel(sig.name, key)
         if found is None and key.backend is Backend.GPUDNN:  # SelectKernelWithGPUDNN
             found = factory.select_kernel(sig.name, key.with_backend(Backend.GPU))
-        records.append(("lookup", (f"{label}: phi `{sig.name}` {key} -> "
-                                  f"{found.key if found else 'not registered'}")))
+        records.append(DispatchRecord(
+            "lookup", (f"{label}: phi `{sig.name}` {key} -> "
+                       f"{found.key if found else 'not registered'}"),
+            step=label, side="phi", name=sig.name, key=str(key), found=found is not None,
+            kernel=str(found.key) if found else None))
         return found
 
     def fluid_lookup(kt: OpKernelType, label: str):
         if pin == "phi":
             return None
         found = find_fluid_kernel(op.type, kt)
-        records.append(("lookup", (f"{label}: fluid `{op.type}` {kt} -> "
-                                  f"{'found' if found else 'not registered'}")))
+        records.append(DispatchRecord(
+            "lookup", (f"{label}: fluid `{op.type}` {kt} -> "
+                       f"{'found' if found else 'not registered'}"),
+            step=label, side="fluid", name=op.type, key=str(kt), found=found is not None,
+            kernel=str(kt) if found else None))
         return found
 
     # c. phi on device > fluid on device > phi on CPU > fluid on CPU
@@ -149,8 +178,9 @@ def decide(op, inputs: dict[str, list], place: Place, pin: str | None = None):
     choice.place = kplace
     choice.dev_ctx = get_context(kplace)
     if fallback:
-        records.append(("fallback", (f"no kernel on {expected.place}: CPU fallback, outputs "
-                                    f"stay on CPU")))
+        records.append(DispatchRecord("fallback", (f"no kernel on {expected.place}: CPU "
+                                                   "fallback, outputs stay on CPU"),
+                                      place=str(expected.place), to=str(kernel_type.place)))
     choice.records = records
     choice.generation = _generation()
     if choice.is_phi:
@@ -243,7 +273,7 @@ def _plan_phi(op, choice, inputs: dict[str, list]) -> None:
             tr = _transform_for(op, choice, slot, i, t, d)
             if tr is not None:
                 transforms.append(tr)
-                choice.records.append(("transform", _transform_text(op, tr, t)))
+                choice.records.append(_transform_record(op, tr, t))
             dtype_after = tr[3] if tr is not None and tr[3] is not None else t.dtype
             if dtype_after != d.dtype and d.dtype is not _ALL_DTYPE:
                 _check_dtype(op, choice, slot, DenseTensor(dtype=dtype_after), d.dtype)
@@ -270,7 +300,7 @@ def _plan_fluid(op, choice, inputs: dict[str, list]) -> None:
             tr = _transform_for(op, choice, slot, i, t, None)
             if tr is not None:
                 transforms.append(tr)
-                choice.records.append(("transform", _transform_text(op, tr, t)))
+                choice.records.append(_transform_record(op, tr, t))
             if slot in tied:
                 _check_dtype(op, choice, slot, t, choice.kernel_type.dtype)
     choice.transforms = tuple(transforms)
@@ -279,16 +309,22 @@ def _plan_fluid(op, choice, inputs: dict[str, list]) -> None:
     choice.infer = None
 
 
-def _transform_text(op, tr, t: DenseTensor) -> str:
+def _transform_record(op, tr, t: DenseTensor) -> DispatchRecord:
     slot, index, place, dtype, layout = tr
     parts = []
+    moves = {}
     if layout is not None:
         parts.append(f"layout {t.layout} -> {layout}")
+        moves["layout"] = [str(t.layout), str(layout)]
     if dtype is not None:
         parts.append(f"dtype {t.dtype} -> {dtype}")
+        moves["dtype"] = [str(t.dtype), str(dtype)]
     if place is not None:
         parts.append(f"place {t.place} -> {place}")
-    return f"input `{slot}`[{index}] ({op.inputs[slot][index]}): {', '.join(parts)}"
+        moves["place"] = [str(t.place), str(place)]
+    var = op.inputs[slot][index]
+    return DispatchRecord("transform", f"input `{slot}`[{index}] ({var}): {', '.join(parts)}",
+                          slot=slot, index=index, var=var, **moves)
 
 
 _PLAIN_CONVERT = {

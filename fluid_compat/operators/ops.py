@@ -12,6 +12,7 @@ from fluid_compat.operators.expected_kernel import (
     _note,
     expected_from_var,
     expected_promote,
+    indicate_data_type,
     indicate_var_data_type,
 )
 from phi.common.data_type import DataType
@@ -130,3 +131,29 @@ op_hooks("assign", get_expected_kernel_type=expected_from_var("X"))
 # batch_norm updates its running statistics in place: MeanOut is the Mean variable and
 # VarianceOut the Variance variable (Paddle's BatchNormInplaceInferer)
 op_hooks("batch_norm", inplace={"MeanOut": "Mean", "VarianceOut": "Variance"})
+
+
+def _on_x_place(*, force_cpu_attr: bool = False):
+    """CompareOp / LogicalOp / IncrementOp: IndicateDataType, and the kernel runs where X lives
+    (compare ops: on the CPU when ``force_cpu``)."""
+
+    def hook(op, ctx) -> OpKernelType:
+        dtype = indicate_data_type(op, ctx)
+        if force_cpu_attr and op.attrs.get("force_cpu"):
+            _note(ctx, "force_cpu=true: CPU place")
+            return OpKernelType(dtype, CPUPlace())
+        x = ctx.input("X")
+        place = x.place if x is not None else ctx.place
+        _note(ctx, f"place {place} of input `X`")
+        return OpKernelType(dtype, place)
+
+    hook.__name__ = "expected_on_x_place" + ("_or_cpu" if force_cpu_attr else "")
+    return hook
+
+
+for _op in ("less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal"):
+    op_hooks(_op, get_expected_kernel_type=_on_x_place(force_cpu_attr=True))
+for _op in ("logical_and", "logical_or", "logical_xor", "logical_not", "increment"):
+    op_hooks(_op, get_expected_kernel_type=_on_x_place())
+# activations: GetKernelType(ctx, *this, "X")
+op_hooks("relu6", get_expected_kernel_type=expected_from_var("X"))

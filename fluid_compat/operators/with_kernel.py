@@ -198,7 +198,10 @@ class OperatorWithKernel(OperatorBase):
             for name, value in zip(names, values, strict=False):
                 if value is None:
                     continue
-                scope.var(name).value = value
+                var = scope.find_var(name)  # an output of an enclosing block, or in place
+                if var is None:
+                    var = scope.var(name)
+                var.value = value
 
     def kernel_choices(self) -> dict[tuple, KernelChoice]:
         """The cached decisions, by (place, input signature) — for explain and tests."""

@@ -19,6 +19,8 @@ class Scalar:
     def __init__(self, value: object, from_tensor: bool = False) -> None:
         if isinstance(value, Scalar):
             value = value.value
+        elif isinstance(value, str):
+            value = _parse_number(value)
         elif not isinstance(value, (bool, int, float, complex)):
             try:  # numpy scalars and 0-d / 1-element arrays
                 if getattr(value, "size", 1) != 1:
@@ -53,3 +55,17 @@ class Scalar:
 
     def __repr__(self) -> str:
         return f"Scalar({self.value!r})"
+
+
+def _parse_number(text: str) -> int | float:
+    """A Scalar given as a string (fill_constant's ``str_value``): an int when it reads as one,
+    else a float ("1e-5", "inf", "-inf", "nan"), as Paddle's Scalar(std::string) converts."""
+    stripped = text.strip()
+    try:
+        return int(stripped)
+    except ValueError:
+        pass
+    try:
+        return float(stripped)
+    except ValueError:
+        raise InvalidArgument(f"Scalar cannot read a number from the string {text!r}.") from None
