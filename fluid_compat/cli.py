@@ -2,6 +2,12 @@
 
     fluid-compat --version
     fluid-compat run (MODEL_PREFIX | --example) [--feed NAME=FILE.npy ...] [--place P] [--out DIR]
+                     [--pin OP=SIDE ...] [--shadow]
+    fluid-compat ops [OP ...] [--all] [--format table|json|markdown]   migration status per op
+    fluid-compat compare (MODEL_PREFIX | --op TYPE --case FILE) [--format table|json]
+                                                        fluid vs phi, op by op, on real inputs
+    fluid-compat explain (OP_TYPE | MODEL_PREFIX) [--place P] [--dtype T] [--format text|json|dot]
+                                                        why each kernel, which transforms
     fluid-compat kernels [NAME] [--format text|json]   the phi kernel registry
     fluid-compat demo                                   eager-API demo with its dispatch trace
     fluid-compat argmap-check [OP ...] [-v]             every possible KernelSignature checked
@@ -111,6 +117,24 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return main_run(args)
 
 
+def _cmd_ops(args: argparse.Namespace) -> int:
+    from fluid_compat.tools.ops_status import main_ops
+
+    return main_ops(args)
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from fluid_compat.tools.compare import main_compare
+
+    return main_compare(args)
+
+
+def _cmd_explain(args: argparse.Namespace) -> int:
+    from fluid_compat.tools.explain import main_explain
+
+    return main_explain(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from phi import __version__
 
@@ -136,6 +160,19 @@ def build_parser() -> argparse.ArgumentParser:
                             "phi kernels (argmap-check -h for its options)")
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(func=_cmd_argmap_check)
+    from fluid_compat.tools import compare, explain, ops_status
+
+    p = sub.add_parser("ops", help="migration status of every legacy op (fluid / phi / both)")
+    ops_status.add_arguments(p)
+    p.set_defaults(func=_cmd_ops)
+    p = sub.add_parser("compare", help="run every op with both kernels both ways and compare "
+                                       "(non-zero exit on divergence)")
+    compare.add_arguments(p)
+    p.set_defaults(func=_cmd_compare)
+    p = sub.add_parser("explain", help="why each op got its kernel: expected kernel type, "
+                                       "signature, lookups, fallback, transforms")
+    explain.add_arguments(p)
+    p.set_defaults(func=_cmd_explain)
     return parser
 
 

@@ -38,3 +38,26 @@ def flatten_contiguous_range(ctx: ArgumentMappingContext) -> KernelSignature:
     if ctx.has_output("XShape"):
         return KernelSignature("flatten", ("X",), ("start_axis", "stop_axis"), ("Out", "XShape"))
     return KernelSignature("flatten_infer", ("X",), ("start_axis", "stop_axis"), ("Out",))
+
+
+@FAMILY.arg_mapping("squeeze2")
+def squeeze2(ctx: ArgumentMappingContext) -> KernelSignature:
+    # Irregular: saved models drop the extra XShape output, and then squeeze_infer runs.
+    if ctx.has_output("XShape"):
+        return KernelSignature("squeeze", ("X",), ("axes",), ("Out", "XShape"))
+    return KernelSignature("squeeze_infer", ("X",), ("axes",), ("Out",))
+
+
+@FAMILY.arg_mapping("unsqueeze2")
+def unsqueeze2(ctx: ArgumentMappingContext) -> KernelSignature:
+    # Irregular: the AxesTensorList is checked before AxesTensor, and saved models drop the
+    # extra XShape output (then unsqueeze_infer runs).
+    if ctx.input_size("AxesTensorList") > 0:
+        axes = "AxesTensorList"
+    elif ctx.has_input("AxesTensor"):
+        axes = "AxesTensor"
+    else:
+        axes = "axes"
+    if ctx.has_output("XShape"):
+        return KernelSignature("unsqueeze", ("X",), (axes,), ("Out", "XShape"))
+    return KernelSignature("unsqueeze_infer", ("X",), (axes,), ("Out",))

@@ -10,7 +10,7 @@ attributes in the protobuf numbering).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -36,8 +36,12 @@ def run_op(op_type: str, inputs: Mapping[str, object], attrs: Mapping[str, objec
 
 
 def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
-                         attrs: Mapping[str, object] | None = None, place: str | Place = "cpu"):
-    """``run_op`` that also returns the operator instance (its cached kernel decisions)."""
+                         attrs: Mapping[str, object] | None = None, place: str | Place = "cpu",
+                         *, extra_outputs: Iterable[str] = ()):
+    """``run_op`` that also returns the operator instance (its cached kernel decisions).
+
+    Extra output slots (``XShape`` ...) are left out unless named in ``extra_outputs``, as
+    programs written by ``append_op`` have them and saved inference programs do not."""
     info = get_op_info(op_type)
     place = to_place(place)
     scope = Scope()
@@ -58,8 +62,9 @@ def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
     if info.hooks.output_counts is not None:
         counts = info.hooks.output_counts(dict(attrs or {}), inputs)
     out_names: dict[str, list[str]] = {}
+    wanted_extra = frozenset(extra_outputs)
     for var in info.proto.outputs:
-        if var.extra:
+        if var.extra and var.name not in wanted_extra:
             continue
         shared = info.hooks.inplace.get(var.name)
         if shared is not None and in_names.get(shared):

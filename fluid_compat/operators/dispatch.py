@@ -72,10 +72,20 @@ def _fluid_has_library(op_type: str, library: LibraryType) -> bool:
 def decide(op, inputs: dict[str, list], place: Place, pin: str | None = None):
     """Everything about running ``op`` on these inputs that does not depend on their values.
 
-    ``pin`` ("phi" / "fluid") restricts the choice to one side of the bridge."""
+    ``pin`` ("phi" / "fluid") restricts the choice to one side of the bridge.  When no kernel
+    can be chosen, the error carries the records written so far (``dispatch_records``)."""
+    records: list[DispatchRecord] = []
+    try:
+        return _decide(op, inputs, place, pin, records)
+    except PhiError as exc:
+        exc.dispatch_records = records  # type: ignore[attr-defined] - for explain
+        raise
+
+
+def _decide(op, inputs: dict[str, list], place: Place, pin: str | None,
+            records: list[DispatchRecord]):
     from fluid_compat.operators.with_kernel import KernelChoice, _generation
 
-    records: list[DispatchRecord] = []
     if pin is not None:
         records.append(DispatchRecord("pin", f"pinned to {pin} kernels", side=pin))
     ctx = ExecutionContext(op, inputs, place)

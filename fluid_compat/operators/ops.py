@@ -157,3 +157,50 @@ for _op in ("logical_and", "logical_or", "logical_xor", "logical_not", "incremen
     op_hooks(_op, get_expected_kernel_type=_on_x_place())
 # activations: GetKernelType(ctx, *this, "X")
 op_hooks("relu6", get_expected_kernel_type=expected_from_var("X"))
+
+# clip / pow: X's dtype; their Min / Max / FactorTensor are read on the host as Scalars
+op_hooks("clip", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("Min", "Max"))
+op_hooks("pow", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("FactorTensor"))
+op_hooks("prelu", get_expected_kernel_type=expected_from_var("X"))
+op_hooks("where", get_expected_kernel_type=expected_from_var("X"))
+# search / scan ops: X's dtype (ArgMinMaxOp, TopkV2Op, ArgsortOp, CumOp); top_k_v2's K is read
+# on the host as a Scalar
+for _op in ("arg_max", "arg_min", "argsort", "cumsum"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+op_hooks("top_k_v2", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("K"))
+# indexing: the data input's dtype (GatherOp, GatherNdOp, IndexSelectOp: X; LookupTableV2Op: W);
+# gather's Axis is read on the host as a Scalar
+op_hooks("gather", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("Axis"))
+for _op in ("gather_nd", "index_select"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+op_hooks("lookup_table_v2", get_expected_kernel_type=expected_from_var("W"))
+
+
+def _unstack_outputs(attrs, inputs) -> dict[str, int]:
+    num = attrs.get("num", 0) or 0
+    if num <= 0:  # Paddle's layer sets num = x.shape[axis]; a program without it has that many
+        x = inputs.get("X")
+        x = x[0] if isinstance(x, (list, tuple)) else x
+        num = x.shape[attrs.get("axis", 0)] if x is not None else 0
+    return {"Y": num}
+
+
+# squeeze2 / unsqueeze2 / stack / unstack: X's dtype; unsqueeze2's axes tensors stay on the host
+op_hooks("squeeze2", get_expected_kernel_type=expected_from_var("X"))
+op_hooks("unsqueeze2", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("AxesTensor", "AxesTensorList"))
+op_hooks("stack", get_expected_kernel_type=expected_from_var("X"))
+op_hooks("unstack", get_expected_kernel_type=expected_from_var("X"),
+         output_counts=_unstack_outputs)
+# slice / strided_slice: Input's dtype; their bound tensors are read on the host as IntArrays
+op_hooks("slice", get_expected_kernel_type=expected_from_var("Input"),
+         get_kernel_type_for_var=keep_where_they_are("StartsTensor", "EndsTensor",
+                                                     "StartsTensorList", "EndsTensorList"))
+op_hooks("strided_slice", get_expected_kernel_type=expected_from_var("Input"),
+         get_kernel_type_for_var=keep_where_they_are(
+             "StartsTensor", "EndsTensor", "StridesTensor", "StartsTensorList",
+             "EndsTensorList", "StridesTensorList"))

@@ -59,12 +59,14 @@ def compare_arrays(a: np.ndarray, b: np.ndarray, dtype: DataType) -> tuple[float
     rtol, atol = TOLERANCES[dtype]
     wide = np.complex128 if np.iscomplexobj(a) else np.float64
     x, y = a.astype(wide), b.astype(wide)
-    both_nan = np.isnan(x) & np.isnan(y)
-    diff = np.where(both_nan, 0.0, np.abs(x - y))
+    same = (x == y) | (np.isnan(x) & np.isnan(y))  # equal infinities and NaN/NaN agree
     with np.errstate(invalid="ignore", divide="ignore"):
-        rel = np.where(diff == 0, 0.0, diff / np.maximum(np.abs(y), np.finfo(np.float64).tiny))
-    ok = bool(np.all((diff <= atol + rtol * np.abs(y)) | both_nan))
-    return float(np.nanmax(diff)), float(np.nanmax(rel)), ok
+        diff = np.where(same, 0.0, np.abs(x - y))
+        diff = np.where(np.isnan(diff), np.inf, diff)  # NaN against a number differs
+        rel = np.where(diff == 0, 0.0, np.where(np.isinf(diff), np.inf, diff / np.maximum(
+            np.abs(y), np.finfo(np.float64).tiny)))
+        ok = bool(np.all(same | (np.isfinite(diff) & (diff <= atol + rtol * np.abs(y)))))
+    return float(np.max(diff)), float(np.max(rel)), ok
 
 
 class ShadowRecorder:

@@ -15,7 +15,8 @@ from fluid_compat.executor import Executor
 from fluid_compat.framework.scope import Scope
 from fluid_compat.io import load_inference_model
 
-__all__ = ["add_arguments", "main_run", "random_feed"]
+__all__ = ["add_arguments", "load_feed", "main_run", "pins_from_args", "random_feed",
+           "shadow_report_lines"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,6 +33,75 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "on mismatch")
     p.add_argument("--repeat", type=int, default=1, help="run this many times (planned re-runs)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    add_pin_argument(p)
+    p.add_argument("--shadow", action="store_true",
+                   help="shadow mode: also run the other side (fluid or phi) of every op that "
+                        "has both kernels and print the divergences; results are unchanged")
+
+
+def add_pin_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pin", action="append", default=[], metavar="OP=SIDE",
+                   help="run op type OP on SIDE (phi or fluid) kernels only; repeatable; "
+                        "'*=fluid' pins every op (also FLAGS_kernel_pins='relu=fluid,...')")
+
+
+def pins_from_args(items: list[str]) -> dict[str, str]:
+    """``["relu=fluid", "*=phi"]`` -> ``{"relu": "fluid", "*": "phi"}`` (checked)."""
+    from fluid_compat.operators.pinning import parse_pins
+
+    pins: dict[str, str] = {}
+    for item in items:
+        op_type, sep, side = item.partition("=")
+        if not sep or not op_type.strip():
+            raise InvalidArgument(f"--pin expects OP=SIDE (e.g. relu=fluid or '*=phi'), got "
+                                  f"{item!r}.")
+        pins.update(parse_pins({op_type: side}))
+    return pins
+
+
+def load_feed(program, feed_names: list[str], items: list[str], *, prefix: Path | None = None,
+              seed: int = 0) -> tuple[dict[str, np.ndarray], str]:
+    """The feed of a run and where it came from: ``--feed NAME=FILE.npy`` items, else (when
+    ``prefix`` is given) ``input_<name>.npy`` beside the model for every feed target, as the
+    corpus models and the bundled example carry, else seeded random inputs."""
+    feed = {}
+    for item in items:
+        name, sep, file = item.partition("=")
+        if not sep:
+            raise InvalidArgument(f"--feed expects NAME=FILE.npy, got {item!r}.")
+        try:
+            feed[name] = np.load(file, allow_pickle=False)
+        except (OSError, ValueError) as exc:
+            raise InvalidArgument(f"--feed {name}: cannot read {file!r}: {exc}") from None
+    if feed:
+        return feed, "--feed"
+    if prefix is not None and feed_names:
+        files = [Path(prefix).parent / f"input_{name}.npy" for name in feed_names]
+        if all(f.is_file() for f in files):
+            feed = {n: np.load(f, allow_pickle=False)
+                    for n, f in zip(feed_names, files, strict=True)}
+            return feed, ", ".join(f.name for f in files) + " beside the model"
+    feed = random_feed(program, feed_names, seed)
+    made = ", ".join(f"{n}{list(a.shape)} {a.dtype}" for n, a in feed.items())
+    return feed, f"seeded random inputs (seed {seed}): {made}"
+
+
+def shadow_report_lines(report, limit: int = 20) -> list[str]:
+    """A shadow run's summary and its divergences, one line each."""
+    from fluid_compat.tools.compare import format_number, summarize
+
+    rows = summarize(report.records)
+    bad = [r for r in rows if not r.passed]
+    ops = {(r.index, r.op_type) for r in rows}
+    lines = [(f"shadow: {len(rows)} outputs of {len(ops)} ops compared with the other side, "
+              f"{len(bad)} diverged")]
+    for r in bad[:limit]:
+        lines.append(f"  DIVERGED op #{r.index} {r.op_type}.{r.slot} ({r.dtype}): {r.chosen} vs "
+                     f"{r.other} max abs {format_number(r.max_abs)} max rel "
+                     f"{format_number(r.max_rel)}" + (f" ({r.error})" if r.error else ""))
+    if len(bad) > limit:
+        lines.append(f"  ... and {len(bad) - limit} more (fluid-compat compare lists them all)")
+    return lines
 
 
 def random_feed(program, names: list[str], seed: int) -> dict[str, np.ndarray]:
@@ -54,14 +124,15 @@ def random_feed(program, names: list[str], seed: int) -> dict[str, np.ndarray]:
     return feed
 
 
-def _progress(total: int, enabled: bool):
+def _progress(total: int, enabled: bool, label: str = "run"):
     if not enabled or total < 2:
         return lambda done: None
     width = 30
 
     def show(done: int) -> None:
+        done = min(done, total)
         filled = width * done // total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] run {done}/{total}")
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {label} {done}/{total}")
         if done == total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -87,20 +158,11 @@ def main_run(args: argparse.Namespace) -> int:
         place = to_place(args.place)
         scope = Scope()
         program, feed_names, fetch_names = load_inference_model(prefix, scope=scope)
-        feed = {}
-        for item in args.feed:
-            name, sep, file = item.partition("=")
-            if not sep:
-                raise InvalidArgument(f"--feed expects NAME=FILE.npy, got {item!r}.")
-            try:
-                feed[name] = np.load(file, allow_pickle=False)
-            except (OSError, ValueError) as exc:
-                raise InvalidArgument(f"--feed {name}: cannot read {file!r}: {exc}") from None
-        if not feed:
-            feed = random_feed(program, feed_names, args.seed)
-            made = ", ".join(f"{n}{list(a.shape)} {a.dtype}" for n, a in feed.items())
-            print(f"no --feed given: seeded random inputs (seed {args.seed}): {made}")
-        exe = Executor(place)
+        feed, source = load_feed(program, feed_names, args.feed, seed=args.seed)
+        if source != "--feed":
+            print(f"no --feed given: {source}")
+        pins = pins_from_args(getattr(args, "pin", []))
+        exe = Executor(place, pins=pins, shadow=getattr(args, "shadow", False))
         progress = _progress(args.repeat, sys.stderr.isatty())
         outs = []
         for i in range(max(1, args.repeat)):
@@ -111,11 +173,16 @@ def main_run(args: argparse.Namespace) -> int:
         return 1
     print(f"model: {prefix}  ({len(program.desc.global_block.ops)} ops in block 0, place "
           f"{place})")
-    for i, (name, out) in enumerate(zip(fetch_names, outs)):
+    for i, (name, out) in enumerate(zip(fetch_names, outs, strict=True)):
         print(f"output {i}: {name}  shape {list(out.shape)}  dtype {out.dtype}")
     s = exe.last_stats
     print(f"ops: {s.ops} ran: {s.phi} on phi kernels, {s.fluid} on fluid kernels, "
           f"{s.fallback} fell back to CPU")
+    if pins:
+        print("pins: " + ", ".join(f"{k}={v}" for k, v in pins.items()))
+    if exe.shadow_report is not None:
+        for line in shadow_report_lines(exe.shadow_report):
+            print(line)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         for i, out in enumerate(outs):

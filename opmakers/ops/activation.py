@@ -67,3 +67,60 @@ def relu6(m: OpMaker) -> None:
     m.add_output("Out")
     m.add_runtime_attr("threshold", AttrType.FLOAT, default=6.0)
     m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("leaky_relu")
+def leaky_relu(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("alpha", AttrType.FLOAT, default=0.02)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("elu")
+def elu(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("alpha", AttrType.FLOAT, default=1.0)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("hard_sigmoid")
+def hard_sigmoid(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("slope", AttrType.FLOAT, default=0.2)
+    m.add_attr("offset", AttrType.FLOAT, default=0.5)
+
+
+@FAMILY.op("swish")
+def swish(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_runtime_attr("beta", AttrType.FLOAT, default=1.0)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("silu")
+def silu(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_runtime_attr("use_cudnn", AttrType.BOOLEAN, default=False)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("mish")
+def mish(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("threshold", AttrType.FLOAT, default=20.0)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("gelu")
+def gelu(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("approximate", AttrType.BOOLEAN, default=False)
+    m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)

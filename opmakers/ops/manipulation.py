@@ -117,3 +117,74 @@ def flatten2(m: OpMaker) -> None:
     m.add_attr("axis", AttrType.INT, default=1)
     m.add_attr("use_mkldnn", AttrType.BOOLEAN, default=False).as_extra()
     m.add_attr("mkldnn_data_type", AttrType.STRING, default="float32").as_extra()
+
+
+@FAMILY.op("slice")
+def slice(m: OpMaker) -> None:
+    m.add_input("Input")
+    m.add_input("StartsTensor").as_dispensable()
+    m.add_input("EndsTensor").as_dispensable()
+    m.add_input("StartsTensorList").as_duplicable().as_dispensable()
+    m.add_input("EndsTensorList").as_duplicable().as_dispensable()
+    m.add_output("Out")
+    m.add_attr("axes", AttrType.INTS)
+    m.add_attr("starts", AttrType.INTS, default=[])
+    m.add_attr("ends", AttrType.INTS, default=[])
+    m.add_attr("infer_flags", AttrType.INTS, default=[])
+    m.add_attr("decrease_axis", AttrType.INTS, default=[])
+    m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("strided_slice")
+def strided_slice(m: OpMaker) -> None:
+    m.add_input("Input")
+    m.add_input("StartsTensor").as_dispensable()
+    m.add_input("StartsTensorList").as_duplicable().as_dispensable()
+    m.add_input("EndsTensor").as_dispensable()
+    m.add_input("EndsTensorList").as_duplicable().as_dispensable()
+    m.add_input("StridesTensor").as_dispensable()
+    m.add_input("StridesTensorList").as_duplicable().as_dispensable()
+    m.add_output("Out")
+    m.add_attr("axes", AttrType.INTS)
+    m.add_attr("starts", AttrType.INTS, default=[])
+    m.add_attr("ends", AttrType.INTS, default=[])
+    m.add_attr("strides", AttrType.INTS, default=[])
+    m.add_attr("infer_flags", AttrType.INTS, default=[])
+    m.add_attr("decrease_axis", AttrType.INTS, default=[])
+
+
+@FAMILY.op("stack")
+def stack(m: OpMaker) -> None:
+    m.add_input("X").as_duplicable()
+    m.add_output("Y")
+    m.add_attr("axis", AttrType.INT, default=0)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("unstack")
+def unstack(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Y").as_duplicable()
+    m.add_attr("axis", AttrType.INT, default=0)
+    m.add_attr("num", AttrType.INT, default=0)
+
+
+@FAMILY.op("squeeze2")
+def squeeze2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_output("XShape").as_intermediate().as_extra()
+    m.add_attr("axes", AttrType.INTS, default=[]).support_tensor()
+    m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("unsqueeze2")
+def unsqueeze2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("AxesTensor").as_dispensable()
+    m.add_input("AxesTensorList").as_duplicable().as_dispensable()
+    m.add_output("Out")
+    m.add_output("XShape").as_intermediate().as_extra()
+    m.add_attr("axes", AttrType.INTS, default=[])

@@ -147,3 +147,15 @@ def log_softmax(m: OpMaker) -> None:
     m.add_output("Out")
     m.add_attr("axis", AttrType.INT, default=-1)
     m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("prelu")
+def prelu(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("Alpha")
+    m.add_output("Out")
+    m.add_attr("data_format", AttrType.STRING, default="NCHW")
+    m.add_attr("mode", AttrType.STRING, default="all")
+    m.add_runtime_attr("is_test", AttrType.BOOLEAN, default=False)
+    m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)

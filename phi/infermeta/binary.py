@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.infermeta._utils import UNKNOWN, fmt_dims
+from phi.infermeta._utils import UNKNOWN, fmt_dims, is_compile_time_tensor_attr, scalar_value
 
 __all__ = ["broadcast_dims", "elementwise_infer_meta", "matmul_infer_meta", "matmul_out_dims"]
 
@@ -173,3 +173,107 @@ def matmul_with_flatten_infer_meta(x, y, x_num_col_dims: int, y_num_col_dims: in
 
 __all__ += ["elementwise_raw_dims", "elementwise_raw_infer_meta",
             "matmul_with_flatten_infer_meta"]
+
+
+# -- compare and logical ops: bool outputs ------------------------------------------------------
+
+def compare_raw_infer_meta(x, y, axis: int, out) -> None:
+    """CompareRawInferMeta: trailing broadcast of x and y, bool.  Paddle 2.6.2 ignores ``axis``
+    here (a local variable shadows it), so an ``axis`` that disagrees with trailing alignment
+    fails with the broadcast error, as it does in Paddle."""
+    out.set_dims(broadcast_dims(x.dims, y.dims))
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)
+
+
+def compare_infer_meta(x, y, out) -> None:
+    """CompareInferMeta: CompareRawInferMeta with axis -1."""
+    compare_raw_infer_meta(x, y, -1, out)
+
+
+def logical_binary_infer_meta(x, y, out) -> None:
+    """LogicalBinaryInferMeta: ElementwiseInferMeta's dims, bool."""
+    elementwise_infer_meta(x, y, out)
+    out.set_dtype(DataType.BOOL)
+
+
+__all__ += ["compare_infer_meta", "compare_raw_infer_meta", "logical_binary_infer_meta"]
+
+
+# -- indexing -----------------------------------------------------------------------------------
+
+def gather_infer_meta(x, index, axis, out, *, config=None) -> None:
+    """GatherInferMeta: index is 0-D, 1-D or [N, 1]; x's dims with the axis size replaced by N
+    (a 0-D index removes the axis).  At compile time with a tensor axis Paddle assumes axis 0."""
+    i_dims, x_dims = tuple(index.dims), list(x.dims)
+    if len(i_dims) == 2:
+        if i_dims[1] not in (1, UNKNOWN):
+            raise InvalidArgument("The last dim of index should be 1 when it is 2D, but we get "
+                                  f"{i_dims[1]}")
+    elif len(i_dims) > 1:
+        raise InvalidArgument("The index should be 0D or 1D, when it is not 2D, but we get "
+                              f"{len(i_dims)}")
+    rank = len(x_dims)
+    from_tensor = is_compile_time_tensor_attr(axis, config)
+    ax = 0 if from_tensor else int(scalar_value(axis))
+    if not -rank <= ax < max(rank, 1):
+        raise InvalidArgument(f"The axis of gather must be in range [{-rank}, {rank}), but "
+                              f"received {ax}.")
+    ax = ax + rank if ax < 0 else ax
+    if not i_dims:
+        del x_dims[ax]
+    else:
+        x_dims[ax] = i_dims[0]
+    out.set_dims(tuple(x_dims))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def gather_nd_infer_meta(x, index, out) -> None:
+    """GatherNdInferMeta: index.dims[:-1] + x.dims[index.dims[-1]:]."""
+    x_dims, i_dims = tuple(x.dims), tuple(index.dims)
+    depth = i_dims[-1] if i_dims else 0
+    if depth != UNKNOWN and depth > len(x_dims):
+        raise InvalidArgument(
+            "Input(Index).shape[-1] should be no greater than Input(X).rank, but received "
+            f"Input(Index).shape[-1] = {depth}, Input(X).rank = {len(x_dims)}")
+    tail = x_dims[depth:] if depth != UNKNOWN else ()
+    out.set_dims(i_dims[:-1] + tail)
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def index_select_infer_meta(x, index, dim: int, out) -> None:
+    """IndexSelectInferMeta: x's dims with ``dim``'s size replaced by index's numel."""
+    x_dims, i_dims = list(x.dims), tuple(index.dims)
+    rank = len(x_dims)
+    if not -rank <= dim < rank:
+        raise InvalidArgument(
+            f"the dim of index_select should be in range [{-rank}, {rank}), but received "
+            f"{dim}.")
+    if len(i_dims) > 1 and not (len(i_dims) == 2 and i_dims[1] == 1):
+        raise InvalidArgument("The 'shape' of Input(Index) must be 1-D tensor. But received: "
+                              f"the 'shape' of Input(Index) is {fmt_dims(i_dims)}, the "
+                              f"dimension of Input(Index) is [{len(i_dims)}].")
+    n = 1
+    for d in i_dims:
+        n = UNKNOWN if UNKNOWN in (n, d) else n * d
+    x_dims[dim + rank if dim < 0 else dim] = n
+    out.set_dims(tuple(x_dims))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def embedding_infer_meta(x, weight, padding_idx: int, out) -> None:
+    """EmbeddingInferMeta: ids' dims + [weight width]; weight's dtype."""
+    w_dims = tuple(weight.dims)
+    if len(w_dims) != 2:
+        raise InvalidArgument("The Weight of embedding must be a 2-D tensor, but received "
+                              f"shape {fmt_dims(w_dims)}.")
+    out.set_dims((*tuple(x.dims), w_dims[1]))
+    out.set_dtype(weight.dtype)
+    out.set_layout(weight.layout)
+
+
+__all__ += ["embedding_infer_meta", "gather_infer_meta", "gather_nd_infer_meta",
+            "index_select_infer_meta"]

@@ -72,3 +72,47 @@ def concat_infer_meta(x: list, axis, out, *, config: MetaConfig | None = None) -
         out.set_dims(concat_out_dims([t.dims for t in x], ax))
     out.set_dtype(first.dtype)
     out.set_layout(first.layout)
+
+
+def where_infer_meta(condition, x, y, out) -> None:
+    """WhereInferMeta (2.6.2): condition, x and y must have the same dims (no broadcasting;
+    paddle.where broadcasts in Python before appending the op); the output is x's meta."""
+    cond_dims, x_dims, y_dims = tuple(condition.dims), tuple(x.dims), tuple(y.dims)
+    if cond_dims != x_dims:
+        raise InvalidArgument(
+            "The dims of Inputs(Condition) and Inputs(X) should be same. But received "
+            f"Condition's shape is {fmt_dims(cond_dims)}, X's shape is {fmt_dims(x_dims)}"
+        )
+    if x_dims != y_dims:
+        raise InvalidArgument(
+            "The dims of Inputs(X) and Inputs(Y) should be same. But received X's shape is "
+            f"{fmt_dims(x_dims)}, Y's shape is {fmt_dims(y_dims)}"
+        )
+    out.share_meta(x)
+
+
+__all__ += ["where_infer_meta"]
+
+
+def stack_infer_meta(x: list, axis: int, out) -> None:
+    """StackInferMeta: the inputs' common dims with len(x) inserted at ``axis``."""
+    if not x:
+        raise InvalidArgument("Number of Inputs(x) must be larger than 0, but received value "
+                              "is:0.")
+    dims = tuple(x[0].dims)
+    for i, m in enumerate(x[1:], 1):
+        if tuple(m.dims) != dims and UNKNOWN not in m.dims and UNKNOWN not in dims:
+            raise InvalidArgument(
+                "Dims of all Inputs(X) must be the same, but received input 0 dim is:"
+                f"{fmt_dims(dims)} not equal to input {i} dim:{fmt_dims(m.dims)}.")
+    rank = len(dims) + 1
+    if not -rank <= axis < rank:
+        raise InvalidArgument(f"Attr(axis) must be inside [-{rank}, {rank}), but received axis "
+                              f"is:{axis}.")
+    axis = axis + rank if axis < 0 else axis
+    out.set_dims((*dims[:axis], len(x), *dims[axis:]))
+    out.set_dtype(x[0].dtype)
+    out.set_layout(x[0].layout)
+
+
+__all__ += ["stack_infer_meta"]

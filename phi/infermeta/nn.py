@@ -475,3 +475,51 @@ def unchanged_infer_meta_check_axis(x, axis: int, out) -> None:
             f"{axis}."
         )
     out.share_meta(x)
+
+
+def _product(dims) -> int:
+    n = 1
+    for d in dims:
+        n = UNKNOWN if UNKNOWN in (n, d) else n * d
+    return n
+
+
+def prelu_infer_meta(x, alpha, data_format: str, mode: str, out) -> None:
+    """PReluInferMeta: Alpha's size fits ``mode`` ('all': one value, 'channel': C values,
+    'element': one per element of a sample); the output is x's meta."""
+    x_dims, a_dims = tuple(x.dims), tuple(alpha.dims)
+    a_size = _product(a_dims)
+    if mode == "all":
+        if a_size not in (1, UNKNOWN):
+            raise InvalidArgument("For mode 'all', size of weight Alpha must be one. But "
+                                  f"recevied alpha's size: {a_size}.")
+    elif mode == "channel":
+        if len(x_dims) < 2:
+            raise InvalidArgument("For mode 'channel', rank of input X must be equal or larger "
+                                  f"than 2. But recevied X's rank: {len(x_dims)}")
+        if data_format not in ("NCHW", "NHWC"):
+            raise InvalidArgument("For mode 'channel', data_format must be one of NCHW and "
+                                  f"NHWC. But recevied data_format: {data_format}")
+        channels = x_dims[1] if data_format == "NCHW" else x_dims[-1]
+        if UNKNOWN not in (a_size, channels) and a_size != channels:
+            raise InvalidArgument(
+                "For mode 'channel', size of weight Alpha must be equal to the number of "
+                f"channels of input(x). But recevied alpha's size: {a_size}, x_dim[1]: "
+                f"{channels}")
+    elif mode == "element":
+        if len(x_dims) < 1 or len(a_dims) != len(x_dims):
+            raise InvalidArgument(
+                "For mode 'element', rank of weight Alpha must be equal to the rank of "
+                f"input(x). But recevied alpha's rank: {len(a_dims)}, x's rank: {len(x_dims)}.")
+        xs, as_ = _product(x_dims[1:]), _product(a_dims[1:])
+        if UNKNOWN not in (xs, as_) and xs != as_:
+            raise InvalidArgument(
+                "For mode 'element', the size of weight Alpha must be equal to the size of "
+                f"input(x). But recevied alpha's size: {as_}, x's size: {xs}.")
+    else:
+        raise InvalidArgument("Attr(mode) of prelu must be one of 'all', 'channel', or "
+                              f"'element'. But recevied mode: '{mode}'.")
+    out.share_meta(x)
+
+
+__all__ += ["prelu_infer_meta"]

@@ -22,6 +22,8 @@ from phi.infermeta._utils import (
 __all__ = [
     "cast_infer_meta",
     "create_like_infer_meta",
+    "increment_infer_meta",
+    "logical_not_infer_meta",
     "normalize_perm",
     "reduce_axes",
     "reduce_int_array_axis_infer_meta",
@@ -36,6 +38,7 @@ __all__ = [
     "sum_out_dtype",
     "transpose_infer_meta",
     "unchanged_infer_meta",
+    "unchanged_int_to_float_infer_meta",
 ]
 
 
@@ -65,6 +68,32 @@ def create_like_infer_meta(x, dtype: DataType, out) -> None:
     out.set_dims(x.dims)
     out.set_dtype(x.dtype if dtype == DataType.UNDEFINED else dtype)
     out.set_layout(x.layout)
+
+
+def unchanged_int_to_float_infer_meta(x, out) -> None:
+    """UnchangedInferMeta for the kernels Paddle defines WITH_INT_IN_FLOAT_OUT (log ...): an int
+    x gives float32.  **Deviation**: Paddle's InferMeta says int and the kernel then writes
+    float32; the run-time dtype is inferred here, so compile time agrees with run time."""
+    out.share_meta(x)
+    if x.dtype in (DataType.INT8, DataType.UINT8, DataType.INT16, DataType.INT32,
+                   DataType.INT64):
+        out.set_dtype(DataType.FLOAT32)
+
+
+def logical_not_infer_meta(x, out) -> None:
+    """LogicalNotInfermeta: x's dims and layout, bool."""
+    out.share_meta(x)
+    out.set_dtype(DataType.BOOL)
+
+
+def increment_infer_meta(x, value: float, out) -> None:
+    """IncrementInferMeta: x must hold exactly one element; the output is x's meta."""
+    if UNKNOWN not in x.dims and _prod(x.dims) != 1:
+        raise InvalidArgument(
+            "The number of elements in Input(X) should be 1.Now the number is "
+            f"{_prod(x.dims)}."
+        )
+    out.share_meta(x)
 
 
 # -- reshape -----------------------------------------------------------------------------------
@@ -405,3 +434,321 @@ def reduce_infer_meta_base(x, axis, keep_dim: bool, reduce_all: bool, out, *,
 
 
 __all__ += ["reduce_infer_meta_base"]
+
+
+# -- search and scan ----------------------------------------------------------------------------
+
+def _check_axis(axis: int, rank: int, op: str) -> int:
+    """``axis`` in [-rank, rank) (a 0-D tensor takes 0 or -1), normalized."""
+    if rank == 0:
+        if axis not in (0, -1):
+            raise InvalidArgument(f"The axis of {op} must be 0 or -1 for a 0-D tensor, but "
+                                  f"received {axis}.")
+        return 0
+    if not -rank <= axis < rank:
+        raise InvalidArgument(f"The axis of {op} must be in range [{-rank}, {rank}), but "
+                              f"received {axis}.")
+    return axis + rank if axis < 0 else axis
+
+
+def arg_min_max_infer_meta(x, axis, keepdims: bool, flatten: bool, dtype: DataType, out, *,
+                           config: MetaConfig | None = None) -> None:
+    """ArgMinMaxInferMeta: ``axis`` removed (kept as 1 with ``keepdims``); with ``flatten``
+    a 0-D result (``keepdims``: rank ones); int32 or int64 (``dtype`` undefined: int64)."""
+    if dtype not in (DataType.UNDEFINED, DataType.INT32, DataType.INT64):
+        raise InvalidArgument("The attribute of dtype in argmin/argmax must be [int32] or "
+                              f"[int64], but received [{dtype}]")
+    out.set_dtype(DataType.INT32 if dtype is DataType.INT32 else DataType.INT64)
+    dims = tuple(x.dims)
+    if flatten:
+        out.set_dims((1,) * len(dims) if keepdims else ())
+        return
+    if is_compile_time_tensor_attr(axis, config):
+        out.set_dims((UNKNOWN,) * (len(dims) - (0 if keepdims else 1)) if dims else ())
+        return
+    ax = _check_axis(int(scalar_value(axis)), len(dims), "argmin/argmax")
+    if not dims:
+        out.set_dims(())
+        return
+    out.set_dims(dims[:ax] + ((1,) if keepdims else ()) + dims[ax + 1:])
+
+
+def topk_infer_meta(x, k, axis: int, largest: bool, sorted: bool, out, indices, *,
+                     config: MetaConfig | None = None) -> None:
+    """TopKInferMeta: x's dims with ``k`` along ``axis`` (unknown at compile time when a tensor
+    gives k); values keep x's dtype, indices are int64."""
+    dims = list(x.dims)
+    ax = _check_axis(axis, len(dims), "topk")
+    if is_compile_time_tensor_attr(k, config):
+        kk = UNKNOWN
+    else:
+        kk = int(scalar_value(k))
+        if kk < 1:
+            raise InvalidArgument("the attribute of k in the topk must >= 1 or be a Tensor, "
+                                  f"but received {kk} .")
+        if dims and dims[ax] != UNKNOWN and dims[ax] < kk:
+            raise InvalidArgument(f"the input of topk must have >= k ({kk}) elements along "
+                                  f"axis {ax}, but received {dims[ax]}.")
+    if dims:
+        dims[ax] = kk
+    for meta, dtype in ((out, x.dtype), (indices, DataType.INT64)):
+        meta.set_dims(tuple(dims))
+        meta.set_dtype(dtype)
+        meta.set_layout(x.layout)
+
+
+def argsort_infer_meta(x, axis: int, descending: bool, out, indices) -> None:
+    """ArgsortInferMeta: both outputs have x's dims; indices are int64."""
+    _check_axis(axis, len(x.dims), "argsort")
+    out.share_meta(x)
+    indices.share_meta(x)
+    indices.set_dtype(DataType.INT64)
+
+
+def cum_scalar_axis_infer_meta(x, axis, flatten: bool, exclusive: bool, reverse: bool,
+                               out, *, config: MetaConfig | None = None) -> None:
+    """CumScalarAxisInferMeta: [numel] with ``flatten``, else x's dims; x's dtype."""
+    out.share_meta(x)
+    if flatten:
+        out.set_dims((_prod(x.dims) if UNKNOWN not in x.dims else UNKNOWN,))
+    elif not is_compile_time_tensor_attr(axis, config):
+        _check_axis(int(scalar_value(axis)), len(x.dims), "cumsum")
+
+
+__all__ += ["arg_min_max_infer_meta", "argsort_infer_meta", "cum_scalar_axis_infer_meta",
+            "topk_infer_meta"]
+
+
+# -- squeeze / unsqueeze / unstack ---------------------------------------------------------------
+
+def squeeze_out_dims(x_dims, axes) -> tuple[int, ...]:
+    """GetOutputSqueezeShape: no axes squeezes every 1; listed axes are squeezed when their size
+    is 1 (or unknown at compile time) and kept otherwise."""
+    dims = tuple(x_dims)
+    rank = len(dims)
+    if not axes:
+        return tuple(d for d in dims if d != 1)
+    drop = set()
+    for a in axes:
+        if not -rank <= a < max(rank, 1):
+            raise InvalidArgument(f"The squeeze axis {a} is out of range [{-rank}, {rank}).")
+        a = a + rank if a < 0 else a
+        if rank and dims[a] in (1, UNKNOWN):
+            drop.add(a)
+    return tuple(d for i, d in enumerate(dims) if i not in drop)
+
+
+def unsqueeze_out_dims(x_dims, axes) -> tuple[int, ...]:
+    """GetUnsqueezeShape: each axis (negative counts from the end of the growing shape) inserts
+    a 1, moving the 1s inserted before it."""
+    dims = tuple(x_dims)
+    out_rank = len(dims) + len(axes)
+    cur_rank = len(dims)
+    shape = [0] * out_rank
+    for axis in axes:
+        cur = axis + cur_rank + 1 if axis < 0 else axis
+        if not 0 <= cur <= cur_rank:
+            raise InvalidArgument(f"The unsqueeze axis {axis} is out of range for a "
+                                  f"{cur_rank}-D shape.")
+        for i in range(cur_rank, cur - 1, -1):
+            if shape[i] == 1:
+                shape[i + 1] = 1
+                shape[i] = 0
+        shape[cur] = 1
+        cur_rank += 1
+    it = iter(dims)
+    return tuple(s if s == 1 else next(it) for s in shape)
+
+
+def _xshape(x, xshape) -> None:
+    xshape.set_dims((0, *tuple(x.dims)))
+    xshape.set_dtype(x.dtype)
+    xshape.set_layout(x.layout)
+
+
+def squeeze_infer_meta(x, axes, out, *, config: MetaConfig | None = None) -> None:
+    """SqueezeInferMeta: :func:`squeeze_out_dims`."""
+    if is_compile_time_tensor_attr(axes, config):
+        out.set_dims((UNKNOWN,) * len(x.dims))
+    else:
+        out.set_dims(squeeze_out_dims(x.dims, int_array_data(axes)))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def squeeze_with_xshape_infer_meta(x, axes, out, xshape, *,
+                                   config: MetaConfig | None = None) -> None:
+    """SqueezeWithXShapeInferMeta: out as :func:`squeeze_infer_meta`; xshape [0, *x.dims]."""
+    squeeze_infer_meta(x, axes, out, config=config)
+    _xshape(x, xshape)
+
+
+def unsqueeze_infer_meta(x, axes, out, *, config: MetaConfig | None = None) -> None:
+    """UnsqueezeInferMeta: :func:`unsqueeze_out_dims` (compile-time tensor axes: unknown)."""
+    if is_compile_time_tensor_attr(axes, config):
+        n = len(int_array_data(axes)) if int_array_data(axes) else 1
+        out.set_dims((UNKNOWN,) * (len(x.dims) + n))
+    else:
+        out.set_dims(unsqueeze_out_dims(x.dims, int_array_data(axes)))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def unsqueeze_with_xshape_infer_meta(x, axes, out, xshape, *,
+                                     config: MetaConfig | None = None) -> None:
+    """UnsqueezeWithXShapeInferMeta: out as :func:`unsqueeze_infer_meta`; xshape [0, *x.dims]."""
+    unsqueeze_infer_meta(x, axes, out, config=config)
+    _xshape(x, xshape)
+
+
+def unstack_infer_meta(x, axis: int, num: int, outs: list) -> None:
+    """UnStackInferMeta: x's dims without ``axis``, one output per slice (x.dims[axis] of them,
+    which must equal ``num`` when it is set)."""
+    dims = tuple(x.dims)
+    rank = len(dims)
+    if not -rank <= axis < rank:
+        raise InvalidArgument(f"The axis of unstack must be in range [{-rank}, {rank}), but "
+                              f"received {axis}.")
+    axis = axis + rank if axis < 0 else axis
+    if dims[axis] != UNKNOWN and len(outs) != dims[axis]:
+        raise InvalidArgument(f"Number of Outputs(Y) is wrong. Got {len(outs)} , but it must "
+                              f"equal to attribute num which is {dims[axis]}.")
+    for o in outs:
+        o.set_dims(dims[:axis] + dims[axis + 1:])
+        o.set_dtype(x.dtype)
+        o.set_layout(x.layout)
+
+
+__all__ += ["squeeze_infer_meta", "squeeze_out_dims", "squeeze_with_xshape_infer_meta",
+            "unsqueeze_infer_meta", "unsqueeze_out_dims", "unsqueeze_with_xshape_infer_meta",
+            "unstack_infer_meta"]
+
+
+# -- slice / strided_slice ---------------------------------------------------------------------
+
+def _norm_axis(axis: int, rank: int, op: str) -> int:
+    if not -rank <= axis < rank:
+        raise InvalidArgument(f"The axis value should be less than the rank of input, but "
+                              f"received axes = {axis}, rank of input is {rank} ({op}).")
+    return axis + rank if axis < 0 else axis
+
+
+def slice_bounds(dims, axes, starts, ends) -> dict[int, tuple[int, int]]:
+    """CheckAndUpdateSliceAttrs (step 1): axis -> (start, end), negative values counted from
+    the end, clamped to [0, size]; end < start is an error.  Unknown sizes are left out."""
+    out = {}
+    for i, axis in enumerate(axes):
+        axis = _norm_axis(axis, len(dims), "slice")
+        size = dims[axis]
+        if size == UNKNOWN:
+            continue
+        start, end = int(starts[i]), int(ends[i])
+        start = max(start + size if start < 0 else start, 0)
+        end = min(end + size if end < 0 else end, size)
+        start, end = min(start, size), max(end, 0)
+        if end < start:
+            raise InvalidArgument("When step > 0, end should be greater than start, but "
+                                  f"received end = {end}, start = {start}.")
+        out[axis] = (start, end)
+    return out
+
+
+def strided_slice_bounds(dims, axes, starts, ends, strides, infer_flags=(),
+                         decrease_axis=()) -> dict[int, tuple]:
+    """StridedSliceOutDims' bounds as a Python slice: axis -> (start, end, step); with a
+    negative stride an end of -1 means "through the first element" (end None).  Python's
+    ``x[-1]`` (start -1, end 0, infer flag -1, a decreased axis) takes the last element.
+
+    **Deviation**: bounds past the end that Paddle 2.6.2 turns into reads of memory outside the
+    tensor (start = end = 9 on a size-6 axis) give empty slices here."""
+    out = {}
+    for i, axis in enumerate(axes):
+        if (int(starts[i]) == -1 and int(ends[i]) == 0 and i < len(infer_flags)
+                and infer_flags[i] == -1 and axes[i] in decrease_axis):
+            size = dims[axis]
+            out[axis + len(dims) if axis < 0 else axis] = (size - 1, size, 1)
+            continue
+        axis = _norm_axis(axis, len(dims), "strided_slice")
+        size = dims[axis]
+        step = int(strides[i])
+        if step == 0:
+            raise InvalidArgument("stride index in StridedSlice operator is 0.")
+        if size == UNKNOWN:
+            continue
+        start, end = int(starts[i]), int(ends[i])
+        start = max(start + size if start < 0 else start, 0)
+        if end < 0 and not (end == -1 and step < 0):
+            end = max(end + size, 0)
+        if (step < 0 and start < end) or (step > 0 and start > end):
+            raise InvalidArgument("The start index and end index are invalid for their "
+                                  "corresponding stride.")
+        out[axis] = (start, None if end == -1 else end, step)
+    return out
+
+
+def _sliced_dims(dims, bounds, axes, infer_flags, config) -> list[int]:
+    runtime = config is None or config.is_runtime
+    out = list(dims)
+    for i, axis in enumerate(axes):
+        axis = axis + len(dims) if axis < 0 else axis
+        if not runtime and i < len(infer_flags) and infer_flags[i] == -1:
+            out[axis] = UNKNOWN
+        elif axis in bounds:
+            out[axis] = len(range(*slice(*bounds[axis]).indices(dims[axis])))
+    return out
+
+
+def _decreased(out_dims: list[int], decrease_axis, runtime: bool) -> tuple[int, ...]:
+    drop = set()
+    for a in decrease_axis:
+        a = a + len(out_dims) if a < 0 else a
+        if runtime and out_dims[a] != 1:
+            raise InvalidArgument(f"Decrease dim should be 1, but now received {out_dims[a]}")
+        drop.add(a)
+    return tuple(d for i, d in enumerate(out_dims) if i not in drop)
+
+
+def slice_raw_infer_meta(input, axes, starts, ends, infer_flags, decrease_axis, out, *,
+                         config: MetaConfig | None = None) -> None:
+    """SliceRawInferMeta: [start, end) along ``axes`` (unknown at compile time when a tensor
+    gives the bounds or infer_flags says -1), ``decrease_axis`` removed."""
+    dims = tuple(input.dims)
+    runtime = config is None or config.is_runtime
+    if is_compile_time_tensor_attr(starts, config) or is_compile_time_tensor_attr(ends, config):
+        out_dims = list(dims)
+        for a in axes:
+            out_dims[_norm_axis(a, len(dims), "slice")] = UNKNOWN
+    else:
+        bounds = slice_bounds(dims, axes, int_array_data(starts), int_array_data(ends))
+        out_dims = _sliced_dims(dims, bounds, axes, infer_flags, config)
+    out.set_dims(_decreased(out_dims, decrease_axis, runtime))
+    out.set_dtype(input.dtype)
+    out.set_layout(input.layout)
+
+
+def strided_slice_raw_infer_meta(x, axes, starts, ends, strides, infer_flags, decrease_axis,
+                                 out, *, config: MetaConfig | None = None) -> None:
+    """StridedSliceRawInferMeta: strided bounds along ``axes``, ``decrease_axis`` removed."""
+    dims = tuple(x.dims)
+    runtime = config is None or config.is_runtime
+    if any(is_compile_time_tensor_attr(v, config) for v in (starts, ends, strides)):
+        out_dims = list(dims)
+        for a in axes:
+            out_dims[_norm_axis(a, len(dims), "strided_slice")] = UNKNOWN
+    else:
+        bounds = strided_slice_bounds(dims, axes, int_array_data(starts), int_array_data(ends),
+                                      int_array_data(strides), infer_flags, decrease_axis)
+        out_dims = _sliced_dims(dims, bounds, axes, infer_flags, config)
+    out.set_dims(_decreased(out_dims, decrease_axis, runtime))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def strided_slice_infer_meta(x, axes, starts, ends, strides, out, *,
+                             config: MetaConfig | None = None) -> None:
+    """StridedSliceInferMeta: strided_slice_raw without infer_flags and decrease_axis."""
+    strided_slice_raw_infer_meta(x, axes, starts, ends, strides, [], [], out, config=config)
+
+
+__all__ += ["slice_bounds", "slice_raw_infer_meta", "strided_slice_bounds",
+            "strided_slice_infer_meta", "strided_slice_raw_infer_meta"]

@@ -7,11 +7,17 @@ from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import INTEGERS, as_array, float_to_int, quiet
+from phi.kernels.special import erf64
 
-__all__ = ["exp", "relu", "sigmoid", "tanh"]
+__all__ = ["elu", "exp", "gelu", "hardsigmoid", "leaky_relu", "mish", "relu", "relu6", "sigmoid",
+           "silu", "swish", "tanh"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json): relu has no float16 or int kernel
 RELU_DTYPES = ["float32", "float64"]
+RELU6_DTYPES = ["float32", "float64"]
+# leaky_relu, elu, hardsigmoid, swish, mish, gelu: float and double only; silu adds complex
+FLOAT_DTYPES = ["float32", "float64"]
+SILU_DTYPES = ["float32", "float64", "complex64", "complex128"]
 SIGMOID_DTYPES = ["float32", "float64", "complex64", "complex128"]
 TANH_DTYPES = ["float32", "float64", "complex64", "complex128"]
 EXP_DTYPES = ["float32", "float64", "int32", "int64", "float16", "complex64", "complex128"]
@@ -50,3 +56,78 @@ def exp(ctx, x: Tensor) -> Tensor:
         if dtype in INTEGERS:
             return float_to_int(ctx, xp.exp(ctx.astype(x, DataType.FLOAT64)), dtype)
         return as_array(xp, xp.exp(x))
+
+
+@register_kernel("relu6", ("CPU", "GPU"), dtypes=RELU6_DTYPES)
+def relu6(ctx, x: Tensor) -> Tensor:
+    """min(max(x, 0), 6) (Relu6Functor, threshold fixed at 6 in 2.6.2's kernel); NaN stays NaN."""
+    xp = ctx.xp
+    return as_array(xp, xp.minimum(xp.maximum(x, x.dtype.type(0)), x.dtype.type(6)))
+
+
+@register_kernel("leaky_relu", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
+def leaky_relu(ctx, x: Tensor, negative_slope: float) -> Tensor:
+    """x > 0 ? x : x * alpha (LeakyReluFunctor; -inf stays -inf, -0.0 stays -0.0)."""
+    xp = ctx.xp
+    with quiet(xp):
+        return as_array(xp, xp.where(x > 0, x, x * x.dtype.type(negative_slope)))
+
+
+@register_kernel("elu", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
+def elu(ctx, x: Tensor, alpha: float) -> Tensor:
+    """x < 0 ? alpha * (exp(x) - 1) : x (ELUFunctor)."""
+    xp = ctx.xp
+    t = x.dtype.type
+    with quiet(xp):
+        return as_array(xp, xp.where(x < 0, t(alpha) * (xp.exp(x) - t(1)), x))
+
+
+@register_kernel("hardsigmoid", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
+def hardsigmoid(ctx, x: Tensor, slope: float, offset: float) -> Tensor:
+    """min(max(x * slope + offset, 0), 1); NaN stays NaN."""
+    xp = ctx.xp
+    t = x.dtype.type
+    with quiet(xp):
+        return as_array(xp, xp.minimum(xp.maximum(x * t(slope) + t(offset), t(0)), t(1)))
+
+
+@register_kernel("swish", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
+def swish(ctx, x: Tensor) -> Tensor:
+    """x / (1 + exp(-x)) (beta is fixed at 1 in 2.6.2's kernel); -inf gives NaN as in Paddle."""
+    xp = ctx.xp
+    with quiet(xp):
+        return as_array(xp, x / (x.dtype.type(1) + xp.exp(-x)))
+
+
+@register_kernel("silu", ("CPU", "GPU"), dtypes=SILU_DTYPES)
+def silu(ctx, x: Tensor) -> Tensor:
+    """x * sigmoid(x) = x / (1 + exp(-x)); -inf gives NaN as in Paddle."""
+    xp = ctx.xp
+    with quiet(xp):
+        return as_array(xp, x / (x.dtype.type(1) + xp.exp(-x)))
+
+
+@register_kernel("mish", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
+def mish(ctx, x: Tensor, threshold: float) -> Tensor:
+    """x * tanh(softplus(x)), softplus(x) = x above ``threshold`` (MishFunctor)."""
+    xp = ctx.xp
+    with quiet(xp):
+        softplus = xp.where(x > x.dtype.type(threshold), x, xp.log1p(xp.exp(x)))
+        return as_array(xp, x * xp.tanh(softplus))
+
+
+@register_kernel("gelu", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
+def gelu(ctx, x: Tensor, approximate: bool) -> Tensor:
+    """0.5 x (1 + erf(x / sqrt 2)), or with ``approximate`` 0.5 x (1 + tanh(sqrt(2/pi) (x +
+    0.044715 x^3))); computed in double and rounded to x's dtype (Paddle's float kernel differs
+    by an ulp or two)."""
+    xp = ctx.xp
+    dtype = ctx.data_type(x)
+    d = ctx.astype(x, DataType.FLOAT64)
+    with quiet(xp):
+        if approximate:
+            inner = 0.7978845608028654 * (d + 0.044715 * d * d * d)
+            out = 0.5 * d * (1.0 + xp.tanh(inner))
+        else:
+            out = 0.5 * d * (1.0 + erf64(xp, d * 0.7071067811865476))
+        return as_array(xp, ctx.astype(out, dtype))

@@ -1,5 +1,6 @@
-"""Shape manipulation kernels: reshape, transpose, concat, split (Paddle's
-paddle/phi/kernels/{reshape,transpose,concat,split}_kernel*).
+"""Shape manipulation kernels: reshape, transpose, concat, split, squeeze, unsqueeze, stack,
+unstack (Paddle's paddle/phi/kernels/{reshape,transpose,concat,split,squeeze,unsqueeze,stack,
+unstack}_kernel*).
 
 Outputs are copies, never views of the inputs: Paddle's kernels write new memory (reshape
 copies unless run in place), so writing into an output must not change an input.
@@ -13,7 +14,14 @@ from phi.common.scalar import Scalar
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.multiary import concat_axis
-from phi.infermeta.unary import normalize_perm, reshape_out_dims, split_axis, split_sections
+from phi.infermeta.unary import (
+    normalize_perm,
+    reshape_out_dims,
+    split_axis,
+    split_sections,
+    squeeze_out_dims,
+    unsqueeze_out_dims,
+)
 from phi.kernels.funcs import owned
 
 __all__ = ["concat", "reshape", "reshape_infer", "split", "transpose"]
@@ -81,3 +89,53 @@ def split_with_num(ctx, x: Tensor, num: int, axis: Scalar) -> list[Tensor]:
 
 
 __all__ += ["split_with_num"]
+
+
+# Paddle 2.6.2 CPU registrations (corpus phi_kernels.json, ALL_LAYOUT keys)
+SQUEEZE_DTYPES = _ALL12
+UNSQUEEZE_DTYPES = [d for d in _ALL12 if d != "float16"]  # 2.6.2 registers no CPU float16
+STACK_DTYPES = _ALL12
+UNSTACK_DTYPES = ["float32", "float64", "int32", "int64", "complex64", "complex128"]
+_XSHAPE_STAYS = {1: {"backend": Backend.ALL_BACKEND}}
+
+
+@register_kernel("squeeze_infer", ("CPU", "GPU"), dtypes=SQUEEZE_DTYPES)
+def squeeze_infer(ctx, x: Tensor, axes: IntArray) -> Tensor:
+    """x without its size-1 axes (all of them, or those of ``axes`` that have size 1)."""
+    return ctx.xp.reshape(x, squeeze_out_dims(x.shape, axes.data), copy=True)
+
+
+@register_kernel("squeeze", ("CPU", "GPU"), dtypes=SQUEEZE_DTYPES, output_defs=_XSHAPE_STAYS)
+def squeeze(ctx, x: Tensor, axes: IntArray) -> tuple[Tensor, Tensor]:
+    """(``squeeze_infer``, an empty XShape of dims [0, *x.dims])."""
+    return squeeze_infer(ctx, x, axes), ctx.xp.empty((0, *tuple(x.shape)), dtype=x.dtype)
+
+
+@register_kernel("unsqueeze_infer", ("CPU", "GPU"), dtypes=UNSQUEEZE_DTYPES)
+def unsqueeze_infer(ctx, x: Tensor, axes: IntArray) -> Tensor:
+    """x with size-1 axes inserted at ``axes``."""
+    return ctx.xp.reshape(x, unsqueeze_out_dims(x.shape, axes.data), copy=True)
+
+
+@register_kernel("unsqueeze", ("CPU", "GPU"), dtypes=UNSQUEEZE_DTYPES,
+                 output_defs=_XSHAPE_STAYS)
+def unsqueeze(ctx, x: Tensor, axes: IntArray) -> tuple[Tensor, Tensor]:
+    """(``unsqueeze_infer``, an empty XShape of dims [0, *x.dims])."""
+    return unsqueeze_infer(ctx, x, axes), ctx.xp.empty((0, *tuple(x.shape)), dtype=x.dtype)
+
+
+@register_kernel("stack", ("CPU", "GPU"), dtypes=STACK_DTYPES)
+def stack(ctx, x: list[Tensor], axis: int) -> Tensor:
+    """The tensors of ``x`` (same dims) joined along a new axis ``axis``."""
+    return ctx.xp.stack(x, axis=axis)
+
+
+@register_kernel("unstack", ("CPU", "GPU"), dtypes=UNSTACK_DTYPES)
+def unstack(ctx, x: Tensor, axis: int, num: int) -> list[Tensor]:
+    """The slices of x along ``axis``, that axis removed."""
+    xp = ctx.xp
+    axis = axis + x.ndim if axis < 0 else axis
+    return [owned(xp, xp.take(x, i, axis=axis)) for i in range(x.shape[axis])]
+
+
+__all__ += ["squeeze", "squeeze_infer", "stack", "unsqueeze", "unsqueeze_infer", "unstack"]

@@ -1,5 +1,6 @@
-"""Activation-like kernels of the vision models: hardswish, log_softmax, dropout (Paddle's
-paddle/phi/kernels/cpu/{activation,log_softmax,dropout}_kernel.cc, funcs/activation_functor.h).
+"""Activation-like kernels of the vision models: hardswish, log_softmax, dropout, prelu (Paddle's
+paddle/phi/kernels/cpu/{activation,log_softmax,dropout,prelu}_kernel.cc,
+funcs/activation_functor.h).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import COMPLEX, as_array, bf16_op, owned, quiet, to_bfloat16
 
-__all__ = ["dropout", "hardswish", "log_softmax"]
+__all__ = ["dropout", "hardswish", "log_softmax", "prelu"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 HARDSWISH_DTYPES = ["float32", "float64", "complex64", "complex128"]
@@ -117,3 +118,21 @@ def dropout(ctx, x: Tensor, seed_tensor: Tensor | None, p: Scalar, is_test: bool
         with quiet(xp):
             scaled = x / ctx.astype(factor, dtype)
     return xp.where(kept, scaled, zero), mask
+
+
+@register_kernel("prelu", ("CPU", "GPU"), dtypes=["float32", "float64"])
+def prelu(ctx, x: Tensor, alpha: Tensor, data_format: str, mode: str) -> Tensor:
+    """x > 0 ? x : alpha * x, alpha per ``mode``: one value ('all'), one per channel
+    ('channel', axis 1 for NCHW, the last for NHWC) or one per element of a sample
+    ('element', reused across the batch)."""
+    xp = ctx.xp
+    if mode == "channel":
+        shape = [1] * x.ndim
+        shape[1 if data_format == "NCHW" else x.ndim - 1] = -1
+        a = xp.reshape(alpha, tuple(shape))
+    elif mode == "element":
+        a = xp.reshape(alpha, (1, *x.shape[1:]))
+    else:
+        a = xp.reshape(alpha, (-1,))[0]
+    with quiet(xp):
+        return as_array(xp, xp.where(x > 0, x, a * x))

@@ -56,7 +56,9 @@ class ReluKernel(FluidKernel):
     def compute(self, ctx) -> None:
         xp = ctx.xp
         x = ctx.input_array("X")
-        # out = x where x > 0 else 0 (NaN > 0 is false: NaN -> 0 ... Paddle's functor keeps NaN)
+        # the legacy fluid relu was Eigen's x.cwiseMax(0), i.e. max(x, 0) = (x < 0) ? 0 : x,
+        # which keeps NaN; phi's ReluCPUFunctor (v > 0 ? v : 0) turns NaN into 0.  The two sides
+        # really differ there, and `fluid-compat compare` shows it (docs/migrating-an-op.md).
         out = xp.where(x > 0, x, xp.zeros_like(x))
         out = xp.where(xp.isnan(x), x, out)
         ctx.set_output("Out", out)

@@ -1,5 +1,6 @@
-"""Every corpus single-op case of the issue-3 ops runs through run_op and matches Paddle 2.6.2:
-outputs within the case's tolerance, and the expected kernel key Paddle recorded."""
+"""Every corpus (and tools/fixtures) single-op case of the issue-3 and issue-5 ops runs through
+run_op and matches Paddle 2.6.2: outputs within the case's tolerance, and the expected kernel key,
+KernelSignature and phi kernel key Paddle recorded."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 from fluid_compat.imperative import run_op_with_operator
 from phi.core.errors import PhiError
 from tests.fluid_compat.operators.corpus_cases import (
+    ISSUE3_OPS,
+    ISSUE5_OPS,
     case_attrs,
     case_inputs,
     case_names,
@@ -16,14 +19,16 @@ from tests.fluid_compat.operators.corpus_cases import (
     load_case,
 )
 
-OK_CASES = case_names() or ["elementwise_add_y_trailing1", "scale_before", "reshape2_shape_tensor"]
+OK_CASES = case_names(ISSUE3_OPS | ISSUE5_OPS) or ["elementwise_add_y_trailing1", "scale_before",
+                                                   "reshape2_shape_tensor"]
 
 
 @pytest.mark.parametrize("name", OK_CASES)
 def test_case_matches_paddle(name):
     case, arrays = load_case(name)
     result, op = run_op_with_operator(case["op_type"], case_inputs(case, arrays),
-                                      case_attrs(case))
+                                      case_attrs(case),
+                                      extra_outputs=case["op_desc"]["outputs"])
     want = case_outputs(case, arrays)
     assert want, f"case {name} records no outputs"
     for slot, items in want.items():
@@ -52,7 +57,7 @@ def test_case_matches_paddle(name):
             assert not choice.is_phi
 
 
-ERROR_CASES = case_names(status="run_error") or []
+ERROR_CASES = case_names(ISSUE3_OPS | ISSUE5_OPS, status="run_error") or []
 
 
 @pytest.mark.parametrize("name", ERROR_CASES)

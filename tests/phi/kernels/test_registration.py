@@ -15,6 +15,16 @@ from tests.phi.kernels.conftest import CORPUS, call_op
 KERNELS = ["full", "full_like", "cast", "scale", "add", "subtract", "multiply", "divide",
            "maximum", "minimum", "relu", "sigmoid", "tanh", "exp", "softmax", "matmul", "reshape",
            "transpose", "concat", "split", "mean", "sum"]
+KERNELS += [  # issue 5
+    "less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal",
+    "less_than_raw", "less_equal_raw", "greater_than_raw", "greater_equal_raw", "equal_raw",
+    "not_equal_raw", "logical_and", "logical_or", "logical_xor", "logical_not", "increment",
+    "relu6", "leaky_relu", "elu", "hardsigmoid", "swish", "silu", "mish", "gelu", "sqrt",
+    "rsqrt", "abs", "log", "floor", "ceil", "round", "sign", "erf", "prelu", "pow", "clip",
+    "where", "cumsum", "argmax", "argmin", "topk", "argsort", "gather", "gather_nd",
+    "index_select", "embedding", "squeeze", "squeeze_infer", "unsqueeze", "unsqueeze_infer",
+    "stack", "unstack", "slice", "strided_slice", "strided_slice_raw",
+]
 PHI_KERNELS = CORPUS.parent / "phi_kernels.json"
 
 

@@ -1,0 +1,63 @@
+"""slice and strided_slice (Paddle's paddle/phi/kernels/impl/{slice,strided_slice}_kernel_impl.h,
+funcs/slice_utils.h, funcs/strided_slice.h).  The index arithmetic is shared with InferMeta
+(`slice_out_dims`, `strided_slice_bounds`) so that shapes and data always agree."""
+
+from __future__ import annotations
+
+from phi.common.int_array import IntArray
+from phi.core.kernel import Tensor
+from phi.core.registry import register_kernel
+from phi.infermeta.unary import slice_bounds, strided_slice_bounds
+
+__all__ = ["slice_kernel", "strided_slice", "strided_slice_raw"]
+
+# Paddle 2.6.2 CPU registrations (corpus phi_kernels.json, ALL_LAYOUT keys)
+SLICE_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float32", "float64",
+                "float16", "bfloat16", "complex64", "complex128"]
+
+
+def _decrease(xp, out, decrease_axis):
+    if not decrease_axis:
+        return out
+    drop = {a + out.ndim if a < 0 else a for a in decrease_axis}
+    return xp.reshape(out, tuple(d for i, d in enumerate(out.shape) if i not in drop))
+
+
+# (named slice_kernel: `slice` is the Python builtin used below)
+@register_kernel("slice", ("CPU", "GPU"), dtypes=SLICE_DTYPES)
+def slice_kernel(ctx, input: Tensor, axes: list[int], starts: IntArray, ends: IntArray,
+                 infer_flags: list[int], decrease_axis: list[int]) -> Tensor:
+    """input[start:end] along each of ``axes`` (bounds clamped, negative from the end), the
+    ``decrease_axis`` axes (of size 1) removed."""
+    xp = ctx.xp
+    index = [slice(None)] * input.ndim
+    for axis, (start, end) in slice_bounds(input.shape, axes, starts.data, ends.data).items():
+        index[axis] = slice(start, end)
+    return _decrease(xp, xp.asarray(input[tuple(index)], copy=True), decrease_axis)
+
+
+def _strided(ctx, x, axes, starts, ends, strides, infer_flags, decrease_axis):
+    xp = ctx.xp
+    index = [slice(None)] * x.ndim
+    bounds = strided_slice_bounds(x.shape, axes, starts.data, ends.data, strides.data,
+                                  infer_flags, decrease_axis)
+    for axis, (start, end, step) in bounds.items():
+        index[axis] = slice(start, end, step)
+    return _decrease(xp, xp.asarray(x[tuple(index)], copy=True), decrease_axis)
+
+
+@register_kernel("strided_slice_raw", ("CPU", "GPU"), dtypes=SLICE_DTYPES)
+def strided_slice_raw(ctx, x: Tensor, axes: list[int], starts: IntArray, ends: IntArray,
+                      strides: IntArray, infer_flags: list[int],
+                      decrease_axis: list[int]) -> Tensor:
+    """x[start:end:stride] along each of ``axes`` (Paddle's bounds: a -1 end with a negative
+    stride runs to the first element), the ``decrease_axis`` axes removed."""
+    return _strided(ctx, x, axes, starts, ends, strides, infer_flags, decrease_axis)
+
+
+@register_kernel("strided_slice", ("CPU", "GPU"), dtypes=SLICE_DTYPES)
+def strided_slice(ctx, x: Tensor, axes: list[int], starts: IntArray, ends: IntArray,
+                  strides: IntArray) -> Tensor:
+    """``strided_slice_raw`` without infer_flags and decrease_axis."""
+    return _strided(ctx, x, axes, starts, ends, strides, [], [])
+
