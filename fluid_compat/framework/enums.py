@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 
 from opmakers.attr_types import AttrType as _AttrType
+from phi.common.data_type import ProtoVarType
 
 __all__ = [
     "CURRENT_PROGRAM_VERSION",
@@ -28,41 +29,34 @@ __all__ = [
 AttrType = _AttrType
 
 
-class VarType(enum.IntEnum):
-    """protobuf ``VarType.Type``: tensor element types (0-6, 19-24) and variable kinds."""
-
-    BOOL = 0
-    INT16 = 1
-    INT32 = 2
-    INT64 = 3
-    FP16 = 4
-    FP32 = 5
-    FP64 = 6
-    SIZE_T = 19
-    UINT8 = 20
-    INT8 = 21
-    BF16 = 22
-    COMPLEX64 = 23
-    COMPLEX128 = 24
-
-    LOD_TENSOR = 7
-    SELECTED_ROWS = 8
-    FEED_MINIBATCH = 9
-    FETCH_LIST = 10
-    STEP_SCOPES = 11
-    LOD_RANK_TABLE = 12
-    LOD_TENSOR_ARRAY = 13
-    PLACE_LIST = 14
-    READER = 15
-    RAW = 17
-    TUPLE = 18
-    STRING = 25
-    STRINGS = 26
-    VOCAB = 27
-    FEED_LIST = 28
-    PSTRING = 29
-    SPARSE_COO = 30
-    SPARSE_CSR = 31
+# protobuf ``VarType.Type``: the tensor element types (0-6, 19-24, phi's ProtoVarType: one
+# table of those numbers in the project) and the variable kinds.
+VarType = enum.IntEnum(
+    "VarType",
+    {
+        **{m.name: int(m) for m in ProtoVarType},
+        "LOD_TENSOR": 7,
+        "SELECTED_ROWS": 8,
+        "FEED_MINIBATCH": 9,
+        "FETCH_LIST": 10,
+        "STEP_SCOPES": 11,
+        "LOD_RANK_TABLE": 12,
+        "LOD_TENSOR_ARRAY": 13,
+        "PLACE_LIST": 14,
+        "READER": 15,
+        "RAW": 17,
+        "TUPLE": 18,
+        "STRING": 25,
+        "STRINGS": 26,
+        "VOCAB": 27,
+        "FEED_LIST": 28,
+        "PSTRING": 29,
+        "SPARSE_COO": 30,
+        "SPARSE_CSR": 31,
+    },
+    module=__name__,
+)
+VarType.__doc__ = "protobuf ``VarType.Type``: tensor element types and variable kinds."
 
 
 # Variable kinds whose VarType carries a TensorDesc, and the VarType field that holds it
