@@ -30,3 +30,29 @@ def reduce_sum(ctx: ArgumentMappingContext) -> KernelSignature:
         return KernelSignature("sum_raw", ("X",), ("dim", "keep_dim", "reduce_all", "out_dtype"),
                                ("Out",))
     return KernelSignature("sum", ("X",), ("dim", "out_dtype", "keep_dim"), ("Out",))
+
+
+def _reduce_or_raw(kernel: str, raw: str):
+    def mapping(ctx: ArgumentMappingContext) -> KernelSignature:
+        # Irregular: the `raw` kernel (with reduce_all) when reduce_all is set or InferShape
+        # asks, since InferMeta needs reduce_all; else the plain one.
+        if not ctx.is_dense_tensor_input("X"):
+            return UNREGISTERED
+        if ctx.is_for_infer_shape() or ctx.attr("reduce_all"):
+            return KernelSignature(raw, ("X",), ("dim", "keep_dim", "reduce_all"), ("Out",))
+        return KernelSignature(kernel, ("X",), ("dim", "keep_dim"), ("Out",))
+
+    mapping.__name__ = mapping.__qualname__ = f"{kernel}_or_{raw}"
+    return mapping
+
+
+#: legacy op -> (plain kernel, kernel with reduce_all); prod's are named the other way round
+_REDUCE_OR_RAW = {
+    "reduce_max": ("max", "max_raw"),
+    "reduce_min": ("min", "min_raw"),
+    "reduce_prod": ("prod_infer", "prod"),
+    "reduce_all": ("all", "all_raw"),
+    "reduce_any": ("any", "any_raw"),
+}
+for _op, (_plain, _raw) in _REDUCE_OR_RAW.items():
+    FAMILY.add(_op, _reduce_or_raw(_plain, _raw))

@@ -10,6 +10,7 @@ from fluid_compat.framework.op_kernel_type import OpKernelType
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import (
     _note,
+    expected_from_attr,
     expected_from_var,
     expected_promote,
     indicate_data_type,
@@ -204,3 +205,36 @@ op_hooks("strided_slice", get_expected_kernel_type=expected_from_var("Input"),
          get_kernel_type_for_var=keep_where_they_are(
              "StartsTensor", "EndsTensor", "StridesTensor", "StartsTensorList",
              "EndsTensorList", "StridesTensorList"))
+# broadcasting and shape queries: X's (Input's) dtype; shape tensors stay on the host; shape /
+# size read only the dims of Input, which never moves
+op_hooks("expand_v2", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("Shape", "expand_shapes_tensor"))
+op_hooks("expand_as_v2", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("Y"))
+op_hooks("tile", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("RepeatTimes", "repeat_times_tensor"))
+op_hooks("one_hot_v2", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("depth_tensor"))
+for _op in ("shape", "size"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("Input"),
+             get_kernel_type_for_var=keep_where_they_are("Input"))
+# reductions and sum: X's dtype (ReduceBaseOp; SumOp, whose inputs must agree)
+for _op in ("reduce_max", "reduce_min", "reduce_prod", "reduce_all", "reduce_any", "sum"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+# isnan_v2 & co., p_norm, tril_triu: X's dtype
+for _op in ("isnan_v2", "isinf_v2", "isfinite_v2", "p_norm", "tril_triu"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+# layer / instance / group norm: X's dtype (their Scale / Bias may be float32 beside a float16 X)
+for _op in ("layer_norm", "instance_norm", "group_norm"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+# assign_value: the `dtype` attribute (AssignValueOp)
+op_hooks("assign_value", get_expected_kernel_type=expected_from_attr("dtype"))
+# pixel_shuffle / pad3d: X's dtype; pad3d's Paddings tensor stays on the host
+op_hooks("pixel_shuffle", get_expected_kernel_type=expected_from_var("X"))
+op_hooks("pad3d", get_expected_kernel_type=expected_from_var("X"),
+         get_kernel_type_for_var=keep_where_they_are("Paddings"))
+op_hooks("conv2d_transpose", get_expected_kernel_type=expected_from_var("Input"))
+# bilinear / nearest interp v2: X's dtype; the size tensors are read on the host
+for _op in ("bilinear_interp_v2", "nearest_interp_v2"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
+             get_kernel_type_for_var=keep_where_they_are("OutSize", "SizeTensor", "Scale"))

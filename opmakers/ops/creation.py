@@ -34,3 +34,25 @@ def fill_any_like(m: OpMaker) -> None:
     m.add_output("Out")
     m.add_attr("value", AttrType.FLOAT, default=0.0).support_tensor()
     m.add_attr("dtype", AttrType.INT, default=-1)
+
+
+@FAMILY.op("one_hot_v2")
+def one_hot_v2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("depth_tensor").as_dispensable()
+    m.add_output("Out")
+    m.add_attr("depth", AttrType.INT, default=-1)
+    m.add_attr("dtype", AttrType.INT, default=5)
+    m.add_attr("allow_out_of_range", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("assign_value")
+def assign_value(m: OpMaker) -> None:
+    m.add_output("Out")
+    m.add_attr("shape", AttrType.INTS)
+    m.add_attr("dtype", AttrType.INT)
+    m.add_attr("bool_values", AttrType.INTS, default=[])
+    m.add_attr("fp32_values", AttrType.FLOATS, default=[])
+    m.add_attr("fp64_values", AttrType.FLOAT64S, default=[])
+    m.add_attr("int32_values", AttrType.INTS, default=[])
+    m.add_attr("int64_values", AttrType.LONGS, default=[])

@@ -129,3 +129,11 @@ def increment(m: OpMaker) -> None:
     m.add_input("X")
     m.add_output("Out")
     m.add_attr("step", AttrType.FLOAT, default=1.0)
+
+
+@FAMILY.op("sum")
+def sum(m: OpMaker) -> None:
+    m.add_input("X").as_duplicable()
+    m.add_output("Out")
+    m.add_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+    m.add_attr("mkldnn_data_type", AttrType.STRING, default="float32")

@@ -188,3 +188,53 @@ def unsqueeze2(m: OpMaker) -> None:
     m.add_output("Out")
     m.add_output("XShape").as_intermediate().as_extra()
     m.add_attr("axes", AttrType.INTS, default=[])
+
+
+@FAMILY.op("expand_v2")
+def expand_v2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("Shape").as_dispensable()
+    m.add_input("expand_shapes_tensor").as_duplicable().as_dispensable()
+    m.add_output("Out")
+    m.add_attr("shape", AttrType.INTS, default=[])
+    m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("expand_as_v2")
+def expand_as_v2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("Y").as_dispensable()
+    m.add_output("Out")
+    m.add_attr("target_shape", AttrType.INTS, default=[])
+
+
+@FAMILY.op("tile")
+def tile(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("RepeatTimes").as_dispensable()
+    m.add_input("repeat_times_tensor").as_duplicable().as_dispensable()
+    m.add_output("Out")
+    m.add_attr("repeat_times", AttrType.INTS, default=[]).support_tensor()
+
+
+@FAMILY.op("shape")
+def shape(m: OpMaker) -> None:
+    m.add_input("Input")
+    m.add_output("Out")
+    m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("size")
+def size(m: OpMaker) -> None:
+    m.add_input("Input")
+    m.add_output("Out")
+
+
+@FAMILY.op("tril_triu")
+def tril_triu(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("diagonal", AttrType.INT, default=0)
+    m.add_attr("lower", AttrType.BOOLEAN, default=False)

@@ -108,3 +108,21 @@ def cumsum(m: OpMaker) -> None:
     m.add_attr("flatten", AttrType.BOOLEAN, default=False)
     m.add_attr("exclusive", AttrType.BOOLEAN, default=False)
     m.add_attr("reverse", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("isnan_v2")
+def isnan_v2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+
+
+@FAMILY.op("isinf_v2")
+def isinf_v2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+
+
+@FAMILY.op("isfinite_v2")
+def isfinite_v2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")

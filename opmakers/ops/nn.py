@@ -159,3 +159,124 @@ def prelu(m: OpMaker) -> None:
     m.add_runtime_attr("is_test", AttrType.BOOLEAN, default=False)
     m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
     m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("layer_norm")
+def layer_norm(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("Scale").as_dispensable()
+    m.add_input("Bias").as_dispensable()
+    m.add_output("Y")
+    m.add_output("Mean").as_intermediate()
+    m.add_output("Variance").as_intermediate()
+    m.add_attr("epsilon", AttrType.FLOAT, default=1e-05)
+    m.add_attr("begin_norm_axis", AttrType.INT, default=1)
+    m.add_runtime_attr("is_test", AttrType.BOOLEAN, default=False)
+    m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("instance_norm")
+def instance_norm(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("Scale").as_dispensable()
+    m.add_input("Bias").as_dispensable()
+    m.add_output("Y")
+    m.add_output("SavedMean").as_intermediate().as_extra()
+    m.add_output("SavedVariance").as_intermediate().as_extra()
+    m.add_attr("epsilon", AttrType.FLOAT, default=1e-05)
+
+
+@FAMILY.op("group_norm")
+def group_norm(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("Scale").as_dispensable()
+    m.add_input("Bias").as_dispensable()
+    m.add_output("Y")
+    m.add_output("Mean").as_intermediate()
+    m.add_output("Variance").as_intermediate()
+    m.add_attr("epsilon", AttrType.FLOAT, default=1e-05)
+    m.add_attr("groups", AttrType.INT, default=-1)
+    m.add_attr("data_layout", AttrType.STRING, default="NCHW")
+
+
+@FAMILY.op("pixel_shuffle")
+def pixel_shuffle(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("upscale_factor", AttrType.INT, default=1)
+    m.add_attr("data_format", AttrType.STRING, default="NCHW")
+
+
+@FAMILY.op("pad3d")
+def pad3d(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("Paddings").as_dispensable()
+    m.add_output("Out")
+    m.add_attr("paddings", AttrType.INTS)
+    m.add_attr("mode", AttrType.STRING, default="constant")
+    m.add_attr("value", AttrType.FLOAT, default=0.0)
+    m.add_attr("data_format", AttrType.STRING, default="NCDHW")
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("conv2d_transpose")
+def conv2d_transpose(m: OpMaker) -> None:
+    m.add_input("Input")
+    m.add_input("Filter")
+    m.add_input("Bias").as_dispensable().as_extra()
+    m.add_output("Output")
+    m.add_attr("strides", AttrType.INTS, default=[1, 1])
+    m.add_attr("paddings", AttrType.INTS, default=[0, 0])
+    m.add_attr("output_padding", AttrType.INTS, default=[])
+    m.add_attr("output_size", AttrType.INTS, default=[]).support_tensor()
+    m.add_attr("padding_algorithm", AttrType.STRING, default="EXPLICIT")
+    m.add_attr("groups", AttrType.INT, default=1)
+    m.add_attr("dilations", AttrType.INTS, default=[1, 1])
+    m.add_attr("data_format", AttrType.STRING, default="NCHW")
+    m.add_runtime_attr("force_fp32_output", AttrType.BOOLEAN, default=False)
+    m.add_runtime_attr("fuse_activation", AttrType.STRING, default="")
+    m.add_runtime_attr("fuse_alpha", AttrType.FLOAT, default=0.0)
+    m.add_runtime_attr("fuse_beta", AttrType.FLOAT, default=0.0)
+    m.add_runtime_attr("fuse_relu", AttrType.BOOLEAN, default=False)
+    m.add_runtime_attr("is_test", AttrType.BOOLEAN, default=False)
+    m.add_runtime_attr("mkldnn_data_type", AttrType.STRING, default="float32")
+    m.add_runtime_attr("use_cudnn", AttrType.BOOLEAN, default=True)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+    m.add_runtime_attr("workspace_size_MB", AttrType.INT, default=512)
+
+
+@FAMILY.op("bilinear_interp_v2")
+def bilinear_interp_v2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("OutSize").as_dispensable()
+    m.add_input("SizeTensor").as_duplicable().as_dispensable()
+    m.add_input("Scale").as_dispensable()
+    m.add_output("Out")
+    m.add_attr("data_layout", AttrType.STRING, default="NCHW")
+    m.add_attr("out_d", AttrType.INT, default=0)
+    m.add_attr("out_h", AttrType.INT, default=0)
+    m.add_attr("out_w", AttrType.INT, default=0)
+    m.add_attr("scale", AttrType.FLOATS, default=[])
+    m.add_attr("interp_method", AttrType.STRING, default="bilinear")
+    m.add_attr("align_corners", AttrType.BOOLEAN, default=True)
+    m.add_attr("align_mode", AttrType.INT, default=1)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("nearest_interp_v2")
+def nearest_interp_v2(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("OutSize").as_dispensable()
+    m.add_input("SizeTensor").as_duplicable().as_dispensable()
+    m.add_input("Scale").as_dispensable()
+    m.add_output("Out")
+    m.add_attr("data_layout", AttrType.STRING, default="NCHW")
+    m.add_attr("out_d", AttrType.INT, default=0)
+    m.add_attr("out_h", AttrType.INT, default=0)
+    m.add_attr("out_w", AttrType.INT, default=0)
+    m.add_attr("scale", AttrType.FLOATS, default=[])
+    m.add_attr("interp_method", AttrType.STRING, default="bilinear")
+    m.add_attr("align_corners", AttrType.BOOLEAN, default=True)
+    m.add_attr("align_mode", AttrType.INT, default=1)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)

@@ -35,3 +35,78 @@ def reduce_sum(m: OpMaker) -> None:
     m.add_attr("in_dtype", AttrType.INT, default=-1)
     m.add_attr("out_dtype", AttrType.INT, default=-1)
     m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("reduce_max")
+def reduce_max(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("dim", AttrType.INTS, default=[0]).support_tensor()
+    m.add_attr("keep_dim", AttrType.BOOLEAN, default=False)
+    m.add_attr("reduce_all", AttrType.BOOLEAN, default=False)
+    m.add_attr("in_dtype", AttrType.INT, default=-1)
+    m.add_attr("out_dtype", AttrType.INT, default=-1)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("reduce_min")
+def reduce_min(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("dim", AttrType.INTS, default=[0]).support_tensor()
+    m.add_attr("keep_dim", AttrType.BOOLEAN, default=False)
+    m.add_attr("reduce_all", AttrType.BOOLEAN, default=False)
+    m.add_attr("in_dtype", AttrType.INT, default=-1)
+    m.add_attr("out_dtype", AttrType.INT, default=-1)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("reduce_prod")
+def reduce_prod(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("dim", AttrType.INTS, default=[0]).support_tensor()
+    m.add_attr("keep_dim", AttrType.BOOLEAN, default=False)
+    m.add_attr("reduce_all", AttrType.BOOLEAN, default=False)
+    m.add_attr("in_dtype", AttrType.INT, default=-1)
+    m.add_attr("out_dtype", AttrType.INT, default=-1)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("reduce_all")
+def reduce_all(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("AxisTensor").as_dispensable()
+    m.add_input("AxisTensorList").as_duplicable().as_dispensable()
+    m.add_output("Out")
+    m.add_attr("dim", AttrType.LONGS, default=[0])
+    m.add_attr("keep_dim", AttrType.BOOLEAN, default=False)
+    m.add_attr("reduce_all", AttrType.BOOLEAN, default=False)
+    m.add_attr("in_dtype", AttrType.INT, default=-1)
+    m.add_attr("out_dtype", AttrType.INT, default=-1)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("reduce_any")
+def reduce_any(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("AxisTensor").as_dispensable()
+    m.add_input("AxisTensorList").as_duplicable().as_dispensable()
+    m.add_output("Out")
+    m.add_attr("dim", AttrType.LONGS, default=[0])
+    m.add_attr("keep_dim", AttrType.BOOLEAN, default=False)
+    m.add_attr("reduce_all", AttrType.BOOLEAN, default=False)
+    m.add_attr("in_dtype", AttrType.INT, default=-1)
+    m.add_attr("out_dtype", AttrType.INT, default=-1)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("p_norm")
+def p_norm(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("porder", AttrType.FLOAT, default=2.0)
+    m.add_attr("axis", AttrType.INT, default=-1)
+    m.add_attr("epsilon", AttrType.FLOAT, default=1e-12)
+    m.add_attr("keepdim", AttrType.BOOLEAN, default=False)
+    m.add_attr("asvector", AttrType.BOOLEAN, default=False)

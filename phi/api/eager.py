@@ -503,6 +503,13 @@ def _plain_list(kind: type, label: str) -> Callable:
     return convert
 
 
+def _scalar_list(value: object, op: str, arg: str) -> list:
+    if not isinstance(value, (list, tuple)):
+        raise InvalidArgument(f"{op}: argument `{arg}` expects a list of scalars, got "
+                              f"{value!r}.")
+    return [to_scalar(v, op, arg) for v in value]
+
+
 # (converter, exact class that needs no conversion) per YAML type
 _CONVERTERS: dict[str, tuple[Callable, type | None]] = {
     "Tensor": (to_tensor, DenseTensor),
@@ -524,6 +531,7 @@ _CONVERTERS: dict[str, tuple[Callable, type | None]] = {
     "double[]": (_plain_list(float, "floats"), None),
     "bool[]": (_plain_list(bool, "bools"), None),
     "str[]": (_plain_list(str, "strs"), None),
+    "Scalar[]": (_scalar_list, None),
 }
 
 

@@ -35,7 +35,7 @@ same format; only their InferMeta binding is used."""
 ARG_TYPES = (
     "Tensor", "Tensor[]", "Scalar", "IntArray", "int", "int64_t", "float", "double", "bool",
     "str", "DataType", "DataLayout", "Place", "int[]", "int64_t[]", "float[]", "double[]",
-    "bool[]", "str[]",
+    "bool[]", "str[]", "Scalar[]",
 )
 _NO_DEFAULT = None
 

@@ -10,6 +10,14 @@ optional keyword ``config=MetaConfig(is_runtime=False)`` marks compile time.
 from __future__ import annotations
 
 from phi.infermeta._utils import MetaConfig
+from phi.infermeta.broadcast import (
+    expand_as_infer_meta,
+    expand_infer_meta,
+    numel_infer_meta,
+    one_hot_raw_infer_meta,
+    shape_infer_meta,
+    tile_infer_meta,
+)
 from phi.infermeta.binary import (
     compare_infer_meta,
     compare_raw_infer_meta,
@@ -23,20 +31,31 @@ from phi.infermeta.binary import (
     matmul_infer_meta,
     matmul_with_flatten_infer_meta,
 )
-from phi.infermeta.multiary import concat_infer_meta, stack_infer_meta, where_infer_meta
+from phi.infermeta.multiary import (
+    addn_infer_meta,
+    concat_infer_meta,
+    stack_infer_meta,
+    where_infer_meta,
+)
 from phi.infermeta.nn import (
     batch_norm_infer_infer_meta,
     batch_norm_infer_meta,
     conv_infer_meta,
+    conv_transpose_infer_meta,
     depthwise_conv_infer_meta,
     dropout_infer_meta,
     flatten_infer_meta,
     flatten_with_xshape_infer_meta,
+    group_norm_infer_meta,
+    instance_norm_infer_meta,
+    layer_norm_infer_meta,
     pool2d_infer_meta,
     prelu_infer_meta,
     unchanged_infer_meta_check_axis,
 )
-from phi.infermeta.nullary import create_infer_meta
+from phi.infermeta.interpolate import interpolate_infer_meta
+from phi.infermeta.vision import pad3d_infer_meta, pixel_shuffle_infer_meta
+from phi.infermeta.nullary import assign_value_infer_meta, create_infer_meta
 from phi.infermeta.unary import (
     arg_min_max_infer_meta,
     argsort_infer_meta,
@@ -44,7 +63,11 @@ from phi.infermeta.unary import (
     create_like_infer_meta,
     cum_scalar_axis_infer_meta,
     increment_infer_meta,
+    isfinite_infer_meta,
     logical_not_infer_meta,
+    pnorm_infer_meta,
+    reduce_bool_infer_meta,
+    reduce_bool_infer_meta_base,
     reduce_infer_meta_base,
     reduce_int_array_axis_infer_meta,
     reshape_infer_meta,
@@ -61,6 +84,7 @@ from phi.infermeta.unary import (
     topk_infer_meta,
     sum_raw_infer_meta,
     transpose_infer_meta,
+    tril_triu_infer_meta,
     unchanged_infer_meta,
     unchanged_int_to_float_infer_meta,
     unsqueeze_infer_meta,
@@ -70,6 +94,11 @@ from phi.infermeta.unary import (
 
 __all__ = [
     "MetaConfig",
+    "interpolate_infer_meta",
+    "pad3d_infer_meta",
+    "pixel_shuffle_infer_meta",
+    "assign_value_infer_meta",
+    "addn_infer_meta",
     "arg_min_max_infer_meta",
     "argsort_infer_meta",
     "cast_infer_meta",
@@ -82,18 +111,27 @@ __all__ = [
     "elementwise_infer_meta",
     "elementwise_raw_infer_meta",
     "embedding_infer_meta",
+    "expand_as_infer_meta",
+    "expand_infer_meta",
     "gather_infer_meta",
     "gather_nd_infer_meta",
     "increment_infer_meta",
     "index_select_infer_meta",
+    "isfinite_infer_meta",
     "logical_binary_infer_meta",
     "logical_not_infer_meta",
     "matmul_infer_meta",
     "matmul_with_flatten_infer_meta",
+    "numel_infer_meta",
+    "one_hot_raw_infer_meta",
+    "pnorm_infer_meta",
+    "reduce_bool_infer_meta",
+    "reduce_bool_infer_meta_base",
     "reduce_infer_meta_base",
     "reduce_int_array_axis_infer_meta",
     "reshape_infer_meta",
     "reshape_with_xshape_infer_meta",
+    "shape_infer_meta",
     "slice_raw_infer_meta",
     "softmax_infer_meta",
     "split_infer_meta",
@@ -105,8 +143,10 @@ __all__ = [
     "strided_slice_raw_infer_meta",
     "sum_infer_meta",
     "sum_raw_infer_meta",
+    "tile_infer_meta",
     "topk_infer_meta",
     "transpose_infer_meta",
+    "tril_triu_infer_meta",
     "unchanged_infer_meta",
     "unchanged_int_to_float_infer_meta",
     "unsqueeze_infer_meta",
@@ -119,10 +159,14 @@ __all__ += [  # phi/infermeta/nn.py
     "batch_norm_infer_infer_meta",
     "batch_norm_infer_meta",
     "conv_infer_meta",
+    "conv_transpose_infer_meta",
     "depthwise_conv_infer_meta",
     "dropout_infer_meta",
     "flatten_infer_meta",
     "flatten_with_xshape_infer_meta",
+    "group_norm_infer_meta",
+    "instance_norm_infer_meta",
+    "layer_norm_infer_meta",
     "pool2d_infer_meta",
     "prelu_infer_meta",
     "unchanged_infer_meta_check_axis",

@@ -116,3 +116,31 @@ def stack_infer_meta(x: list, axis: int, out) -> None:
 
 
 __all__ += ["stack_infer_meta"]
+
+
+def addn_infer_meta(x: list, out) -> None:
+    """AddNInferMeta: the dims of the first input holding elements (all such inputs agree);
+    its dtype."""
+    if not x:
+        raise InvalidArgument("The input tensor X's dimensions of SumOp should be larger than "
+                              "0. But received X's dimensions 0.")
+    dims = None
+    for i, m in enumerate(x):
+        d = tuple(m.dims)
+        n = 1
+        for v in d:
+            n *= v
+        if n == 0 and UNKNOWN not in d:
+            continue
+        if dims is None:
+            dims = d
+        elif d != dims and UNKNOWN not in d and UNKNOWN not in dims:
+            raise InvalidArgument(
+                "The input tensor X of SumOp must have same shape. But received X[0]'s shape = "
+                f"{fmt_dims(dims)}, X[{i}]'s shape = {fmt_dims(d)}.")
+    out.set_dims(dims if dims is not None else tuple(x[0].dims))
+    out.set_dtype(x[0].dtype)
+    out.set_layout(x[0].layout)
+
+
+__all__ += ["addn_infer_meta"]

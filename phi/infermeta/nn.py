@@ -523,3 +523,150 @@ def prelu_infer_meta(x, alpha, data_format: str, mode: str, out) -> None:
 
 
 __all__ += ["prelu_infer_meta"]
+
+
+def layer_norm_infer_meta(x, scale, bias, epsilon: float, begin_norm_axis: int, out, mean,
+                          variance) -> None:
+    """LayerNormInferMeta: y has x's meta; mean / variance have dims[:begin_norm_axis]
+    (float32 for a float16 / bfloat16 x); scale and bias hold prod(dims[begin_norm_axis:])."""
+    dims = tuple(x.dims)
+    if not 0 < begin_norm_axis < len(dims):
+        raise InvalidArgument(f"'begin_norm_axis' must be less than the dimensions of X, but "
+                              f"received 'begin_norm_axis' = {begin_norm_axis}, X's rank "
+                              f"{len(dims)}.")
+    right = _product(dims[begin_norm_axis:])
+    for name, p in (("Scale", scale), ("Bias", bias)):
+        if p is None:
+            continue
+        n = _product(p.dims)
+        if UNKNOWN not in (n, right) and n != right:
+            raise InvalidArgument(f"The {name} of layer_norm must hold {right} values (the "
+                                  f"normalized dims of X {fmt_dims(dims)}), but it has "
+                                  f"{fmt_dims(p.dims)}.")
+    out.share_meta(x)
+    stats = DataType.FLOAT32 if x.dtype in (DataType.FLOAT16, DataType.BFLOAT16) else x.dtype
+    for m in (mean, variance):
+        m.set_dims(dims[:begin_norm_axis])
+        m.set_dtype(stats)
+        m.set_layout(x.layout)
+
+
+def _check_channel_param(name: str, p, channels: int, op: str) -> None:
+    if p is None:
+        return
+    if len(p.dims) != 1 or UNKNOWN not in (p.dims[0], channels) and p.dims[0] != channels:
+        raise InvalidArgument(f"The {name} of {op} must be 1-D with the {channels} channels of "
+                              f"X, but received {fmt_dims(p.dims)}.")
+
+
+def instance_norm_infer_meta(x, scale, bias, epsilon: float, y, saved_mean,
+                             saved_variance) -> None:
+    """InstanceNormInferMeta: x is 2-D to 5-D; y has x's meta; the saved statistics
+    [N * C]."""
+    dims = tuple(x.dims)
+    if not 2 <= len(dims) <= 5:
+        raise InvalidArgument(f"ShapeError: the dimension of input X must greater than or "
+                              f"equal to 2 and less than or equal to 5, but received X's "
+                              f"dimension {len(dims)}.")
+    _check_channel_param("Scale", scale, dims[1], "instance_norm")
+    _check_channel_param("Bias", bias, dims[1], "instance_norm")
+    y.share_meta(x)
+    for m in (saved_mean, saved_variance):
+        m.set_dims((_product(dims[:2]),))
+        m.set_dtype(x.dtype)
+        m.set_layout(x.layout)
+
+
+def group_norm_infer_meta(x, scale, bias, epsilon: float, groups: int, data_layout: str, y,
+                          mean, variance) -> None:
+    """GroupNormInferMeta: channels (dim 1, or the last for NHWC) divisible by ``groups``;
+    y has x's meta; mean / variance [N, groups]."""
+    dims = tuple(x.dims)
+    if len(dims) < 2:
+        raise InvalidArgument(f"The Input(X)'s dimension of Op(group_norm) must be greater "
+                              f"than 1. But received: {len(dims)}-D Tensor.")
+    channels = dims[-1] if data_layout == "NHWC" else dims[1]
+    if groups < 1 or (channels != UNKNOWN and (groups > channels or channels % groups)):
+        raise InvalidArgument(f"The Attr(groups) of Op(group_norm) must be in [1, {channels}] "
+                              f"and divide the number of channels {channels}, but received "
+                              f"groups {groups}.")
+    _check_channel_param("Scale", scale, channels, "group_norm")
+    _check_channel_param("Bias", bias, channels, "group_norm")
+    y.share_meta(x)
+    for m in (mean, variance):
+        m.set_dims((dims[0], groups))
+        m.set_dtype(x.dtype)
+        m.set_layout(x.layout)
+
+
+__all__ += ["group_norm_infer_meta", "instance_norm_infer_meta", "layer_norm_infer_meta"]
+
+
+def conv_transpose_geometry(x_dims, filter_dims, strides, paddings, output_padding,
+                            output_size, padding_algorithm: str, dilations):
+    """(paddings [top, bottom, left, right], dilations, (Ho, Wo)) of an NCHW conv2d_transpose,
+    with ConvTransposeInferMeta's checks: Ho = (H - 1) * stride - pads + dilation * (k - 1) + 1,
+    then ``output_size`` (in [that, that + stride)) or + ``output_padding``."""
+    data_dims = list(x_dims[2:])
+    ksize = list(filter_dims[2:])
+    pads, dils = resolve_conv_padding(paddings, dilations, padding_algorithm, data_dims,
+                                      strides, ksize)
+    out = []
+    for i, size in enumerate(data_dims):
+        if size == UNKNOWN:
+            out.append(UNKNOWN)
+            continue
+        infer = (size - 1) * strides[i] - pads[2 * i] - pads[2 * i + 1] + \
+            dils[i] * (ksize[i] - 1) + 1
+        if output_size:
+            want = int(output_size[i])
+            if not infer <= want < infer + strides[i]:
+                raise InvalidArgument(
+                    f"The Attr(output_size) of Op(conv_transpose) should be in appropriate "
+                    f"range, i.e. [{infer}, {infer + strides[i]}), but received "
+                    f"output_size[{i}] = {want}.")
+            out.append(want)
+        elif output_padding:
+            p = int(output_padding[i])
+            if not 0 <= p < max(strides[i], dils[i]):
+                raise InvalidArgument(
+                    f"The output_padding of Op(conv_transpose) should be in appropriate "
+                    f"range, i.e. [0, {max(strides[i], dils[i])}), but received "
+                    f"output_padding[{i}] = {p}.")
+            out.append(infer + p)
+        else:
+            out.append(infer)
+    return pads, dils, tuple(out)
+
+
+def conv_transpose_infer_meta(x, filter, strides, paddings, output_padding, output_size,  # noqa: A002
+                              padding_algorithm: str, groups: int, dilations,
+                              data_format: str, out, *, config: MetaConfig | None = None) -> None:
+    """ConvTransposeInferMeta: [N, C_out, Ho, Wo] (channels last for NHWC), C_out =
+    filter.dims[1] * groups; the input channels must equal filter.dims[0]."""
+    dims, f_dims = tuple(x.dims), tuple(filter.dims)
+    if len(dims) != 4 or len(f_dims) != 4:
+        raise InvalidArgument(f"Input and Filter of Op(conv2d_transpose) must be 4-D, but "
+                              f"received {fmt_dims(dims)} and {fmt_dims(f_dims)}.")
+    channel_last = is_channel_last(data_format)
+    nchw = (dims[0], dims[3], dims[1], dims[2]) if channel_last else dims
+    if UNKNOWN not in (nchw[1], f_dims[0]) and nchw[1] != f_dims[0]:
+        raise InvalidArgument(
+            f"The number of input channels should be equal to filter channels for "
+            f"Op(conv_transpose). But received: the input's channels is [{nchw[1]}], the "
+            f"shape of input is {fmt_dims(dims)}, the filter's channels is [{f_dims[0]}], "
+            f"the shape of filter is {fmt_dims(f_dims)}.")
+    if groups < 1:
+        raise InvalidArgument(f"The groups of Op(conv_transpose) must be positive, got "
+                              f"{groups}.")
+    sizes = () if is_compile_time_tensor_attr(output_size, config) else \
+        int_array_data(output_size)
+    _, _, (ho, wo) = conv_transpose_geometry(nchw, f_dims, strides, paddings, output_padding,
+                                             sizes, padding_algorithm, dilations)
+    c_out = f_dims[1] * groups if f_dims[1] != UNKNOWN else UNKNOWN
+    out.set_dims((nchw[0], ho, wo, c_out) if channel_last else (nchw[0], c_out, ho, wo))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+__all__ += ["conv_transpose_geometry", "conv_transpose_infer_meta"]

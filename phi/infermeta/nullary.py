@@ -28,3 +28,12 @@ def create_infer_meta(shape, dtype: DataType, out) -> None:
     out.set_dtype(dtype)
     # Paddle's CreateInferMetaBase fixes the layout to NCHW
     out.set_layout(DataLayout.NCHW)
+
+
+def assign_value_infer_meta(shape, dtype, out) -> None:
+    """AssignValueInferMeta: ``shape`` and ``dtype``."""
+    out.set_dims(tuple(shape))
+    out.set_dtype(dtype)
+
+
+__all__ += ["assign_value_infer_meta"]

@@ -433,7 +433,22 @@ def reduce_infer_meta_base(x, axis, keep_dim: bool, reduce_all: bool, out, *,
     out.set_layout(x.layout)
 
 
-__all__ += ["reduce_infer_meta_base"]
+def reduce_bool_infer_meta(x, axis, keep_dim: bool, out, *,
+                           config: MetaConfig | None = None) -> None:
+    """ReduceInferMeta of all / any: reduced dims, bool (the kernels write bool whatever x's
+    dtype; Paddle's InferMeta keeps x's dtype at compile time, **deviation**)."""
+    reduce_int_array_axis_infer_meta(x, axis, keep_dim, out, config=config)
+    out.set_dtype(DataType.BOOL)
+
+
+def reduce_bool_infer_meta_base(x, axis, keep_dim: bool, reduce_all: bool, out, *,
+                                config: MetaConfig | None = None) -> None:
+    """ReduceInferMetaBase of all_raw / any_raw: reduced dims, bool."""
+    reduce_infer_meta_base(x, axis, keep_dim, reduce_all, out, config=config)
+    out.set_dtype(DataType.BOOL)
+
+
+__all__ += ["reduce_bool_infer_meta", "reduce_bool_infer_meta_base", "reduce_infer_meta_base"]
 
 
 # -- search and scan ----------------------------------------------------------------------------
@@ -752,3 +767,43 @@ def strided_slice_infer_meta(x, axes, starts, ends, strides, out, *,
 
 __all__ += ["slice_bounds", "slice_raw_infer_meta", "strided_slice_bounds",
             "strided_slice_infer_meta", "strided_slice_raw_infer_meta"]
+
+
+
+# -- isnan / p_norm / tril_triu --------------------------------------------------------------
+
+def isfinite_infer_meta(x, out) -> None:
+    """IsfiniteInferMeta (isnan, isinf, isfinite): x's dims, bool."""
+    out.share_meta(x)
+    out.set_dtype(DataType.BOOL)
+
+
+def pnorm_infer_meta(x, porder: float, axis: int, epsilon: float, keepdim: bool,
+                      asvector: bool, out) -> None:
+    """PNormInferMeta: ``axis`` reduced (every axis with ``asvector``); x's dtype."""
+    dims = tuple(x.dims)
+    rank = len(dims)
+    if rank and not -rank <= axis < rank:
+        raise InvalidArgument(f"Attr(axis) value should be in range [-R, R-1], R is the rank "
+                              f"of Input(X). But received axis: {axis}, R: {rank}. ")
+    if asvector:
+        out_dims = (1,) * rank if keepdim else ()
+    elif rank:
+        ax = axis % rank
+        out_dims = tuple(1 if i == ax else d for i, d in enumerate(dims) if keepdim or i != ax)
+    else:
+        out_dims = ()
+    out.set_dims(out_dims)
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def tril_triu_infer_meta(x, diagonal: int, lower: bool, out) -> None:
+    """TrilTriuInferMeta: x must be at least 2-D; the output is x's meta."""
+    if len(x.dims) < 2:
+        raise InvalidArgument(f"Input(X)'s rank must be at least 2 in TrilTriuOp, but "
+                              f"received {len(x.dims)}.")
+    out.share_meta(x)
+
+
+__all__ += ["isfinite_infer_meta", "pnorm_infer_meta", "tril_triu_infer_meta"]

@@ -87,3 +87,18 @@ def full_like(ctx, x: Tensor, value: Scalar, dtype: DataType) -> Tensor:
                 )
         fill = cast_array(ctx, ctx.asarray(d, DataType.FLOAT64), out_dtype)
     return ctx.full(shape, fill, out_dtype)
+
+
+@register_kernel("assign_value", ("CPU", "GPU"),
+                 dtypes=["bool", "int8", "int32", "int64", "float32", "float64"])
+def assign_value(ctx, shape: list[int], dtype: DataType, values: list[Scalar]) -> Tensor:
+    """A tensor of ``shape`` holding ``values`` (each converted to ``dtype``)."""
+    n = math.prod(shape)
+    if n != len(values):
+        raise InvalidArgument(f"assign_value: the {len(values)} values do not fill the shape "
+                              f"[{', '.join(map(str, shape))}] ({n} elements).")
+    data = cast_array(ctx, ctx.asarray([v.value for v in values]), dtype)
+    return ctx.xp.reshape(data, tuple(shape))
+
+
+__all__ += ["assign_value"]

@@ -222,3 +222,33 @@ def elementwise_pow_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
 
 
 __all__ += ["elementwise_pow_raw"]
+
+
+# Paddle 2.6.2 CPU registrations of add_n (corpus phi_kernels.json)
+ADD_N_DTYPES = ["float32", "float64", "int32", "int64", "float16", "bfloat16", "complex64",
+                "complex128"]
+
+
+@register_kernel("add_n", ("CPU", "GPU"), dtypes=_without_bf16(ADD_N_DTYPES))
+def add_n(ctx, inputs: list[Tensor]) -> Tensor:
+    """The sum of the tensors, added in order in their dtype; size-0 inputs are skipped."""
+    xp = ctx.xp
+    parts = [t for t in inputs if t.size] or inputs[:1]
+    out = xp.asarray(parts[0], copy=True)
+    with quiet(xp):
+        for t in parts[1:]:
+            out = out + t
+    return as_array(xp, out)
+
+
+@register_kernel("add_n", ("CPU", "GPU"), dtypes=["bfloat16"])
+def add_n_bf16(ctx, inputs: list[Tensor]) -> Tensor:
+    """The sum in bfloat16, each addition truncated back as Paddle's CPU bfloat16 does."""
+    parts = [t for t in inputs if t.size] or inputs[:1]
+    out = ctx.xp.asarray(parts[0], copy=True)
+    for t in parts[1:]:
+        out = bf16_op(ctx, lambda a, b: a + b, out, t)
+    return out
+
+
+__all__ += ["add_n", "add_n_bf16"]

@@ -139,3 +139,19 @@ def unstack(ctx, x: Tensor, axis: int, num: int) -> list[Tensor]:
 
 
 __all__ += ["squeeze", "squeeze_infer", "stack", "unsqueeze", "unsqueeze_infer", "unstack"]
+
+
+
+TRIL_TRIU_DTYPES = ["bool", "float32", "float64", "int32", "int64", "float16", "complex64",
+                    "complex128"]
+
+
+@register_kernel("tril_triu", ("CPU", "GPU"), dtypes=TRIL_TRIU_DTYPES)
+def tril_triu(ctx, x: Tensor, diagonal: int, lower: bool) -> Tensor:
+    """The lower (``lower``) or upper triangle of the last two dims from ``diagonal`` on, the
+    rest zeros."""
+    xp = ctx.xp
+    return xp.tril(x, k=diagonal) if lower else xp.triu(x, k=diagonal)
+
+
+__all__ += ["tril_triu"]

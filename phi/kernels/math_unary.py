@@ -17,7 +17,8 @@ from phi.core.registry import register_kernel
 from phi.kernels.funcs import INTEGERS, as_array, float_to_int, quiet, scalar_as
 from phi.kernels.special import erf64
 
-__all__ = ["abs", "ceil", "clip", "erf", "floor", "log", "pow", "round", "rsqrt", "sign", "sqrt"]
+__all__ = ["abs", "ceil", "clip", "erf", "floor", "isfinite", "isinf", "isnan", "log", "pow",
+           "round", "rsqrt", "sign", "sqrt"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 FLOAT_DTYPES = ["float32", "float64"]
@@ -143,3 +144,35 @@ def clip(ctx, x: Tensor, min: Scalar, max: Scalar) -> Tensor:  # Paddle's argume
 
 def _number(value):
     return value.value if isinstance(value, Scalar) else value
+
+
+# Paddle 2.6.2 CPU registrations of isnan / isinf / isfinite (corpus phi_kernels.json)
+IS_DTYPES = ["float32", "float64", "float16", "bfloat16", "int32", "int64"]
+_BOOL_OUT = {0: {"dtype": DataType.BOOL}}
+
+
+@register_kernel("isnan", ("CPU", "GPU"), dtypes=IS_DTYPES, output_defs=_BOOL_OUT)
+def isnan(ctx, x: Tensor) -> Tensor:
+    """Whether each element is NaN (never for integers)."""
+    xp = ctx.xp
+    if ctx.data_type(x) in INTEGERS:
+        return xp.zeros(x.shape, dtype=xp.bool_)
+    return as_array(xp, xp.isnan(x))
+
+
+@register_kernel("isinf", ("CPU", "GPU"), dtypes=IS_DTYPES, output_defs=_BOOL_OUT)
+def isinf(ctx, x: Tensor) -> Tensor:
+    """Whether each element is +-inf (never for integers)."""
+    xp = ctx.xp
+    if ctx.data_type(x) in INTEGERS:
+        return xp.zeros(x.shape, dtype=xp.bool_)
+    return as_array(xp, xp.isinf(x))
+
+
+@register_kernel("isfinite", ("CPU", "GPU"), dtypes=IS_DTYPES, output_defs=_BOOL_OUT)
+def isfinite(ctx, x: Tensor) -> Tensor:
+    """Whether each element is neither NaN nor +-inf (always for integers)."""
+    xp = ctx.xp
+    if ctx.data_type(x) in INTEGERS:
+        return xp.ones(x.shape, dtype=xp.bool_)
+    return as_array(xp, xp.isfinite(x))

@@ -1,12 +1,15 @@
-"""Reduction kernels: mean, sum (Paddle's paddle/phi/kernels/cpu/reduce_{mean,sum}_kernel.cc,
-cpu/reduce.h, funcs/reduce_functor.h)."""
+"""Reduction kernels: mean, sum, max, min, prod, all, any (Paddle's
+paddle/phi/kernels/cpu/reduce_*_kernel.cc, cpu/reduce.h, funcs/reduce_functor.h)."""
 
 from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
+from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.unary import reduce_axes, reduce_out_dims, sum_out_dtype
@@ -98,3 +101,143 @@ def reduce_mean_raw(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: b
 
 
 __all__ += ["reduce_mean_raw"]
+
+
+# -- max / min / prod / all / any ------------------------------------------------------------
+# Legacy reduce_max & co. run `<name>` (dim, keep_dim) unless reduce_all is set, then the `_raw`
+# kernel with reduce_all (prod: `prod_infer` and `prod`).  An empty input is refused, as
+# Paddle's reduce functions refuse it.
+
+MAX_MIN_PROD_DTYPES = ["float32", "float64", "int32", "int64"]
+ALL_ANY_DTYPES = ["float32", "float64", "int32", "int64", "bool"]
+
+
+def _reduce(ctx, x, axis, keepdim: bool, reduce_all: bool, fn, name: str):
+    xp = ctx.xp
+    if x.size == 0:
+        if name in ("all", "any"):
+            raise InvalidArgument("The dims of Input(X) should be greater than 0.")
+        raise InvalidArgument("Tensor need be reduced must not empty.")
+    axes = reduce_axes(x.shape, () if reduce_all else axis, reduce_all)
+    with quiet(xp):
+        return as_array(xp, fn(x, axis=axes, keepdims=keepdim))
+
+
+def _nan_skipping(xp, reducer):
+    """max / min over floats skipping NaN (all-NaN gives NaN).  Paddle's vectorized Eigen
+    reduction mostly skips NaN too, but its exact answer depends on SIMD lanes: **deviation**
+    on inputs holding NaN (e.g. Paddle's min of [1, nan, 3] is 3)."""
+    def fn(x, axis, keepdims):
+        if x.dtype.kind != "f":
+            return reducer(x, axis=axis, keepdims=keepdims)
+        nan = xp.isnan(x)
+        fill = -xp.inf if reducer is xp.max else xp.inf
+        out = reducer(xp.where(nan, fill, x), axis=axis, keepdims=keepdims)
+        return xp.where(xp.all(nan, axis=axis, keepdims=keepdims), xp.nan, out)
+    return fn
+
+
+@register_kernel("max", ("CPU", "GPU"), dtypes=MAX_MIN_PROD_DTYPES)
+def reduce_max(ctx, x: Tensor, axis: IntArray, keepdim: bool) -> Tensor:
+    """The maximum over ``axis`` (all axes when empty)."""
+    return _reduce(ctx, x, axis.data, keepdim, False, _nan_skipping(ctx.xp, ctx.xp.max), "max")
+
+
+@register_kernel("max_raw", ("CPU", "GPU"), dtypes=MAX_MIN_PROD_DTYPES)
+def reduce_max_raw(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: bool) -> Tensor:
+    """``max`` over all axes when ``reduce_all``."""
+    return _reduce(ctx, x, axis.data, keepdim, reduce_all, _nan_skipping(ctx.xp, ctx.xp.max),
+                   "max")
+
+
+@register_kernel("min", ("CPU", "GPU"), dtypes=MAX_MIN_PROD_DTYPES)
+def reduce_min(ctx, x: Tensor, axis: IntArray, keepdim: bool) -> Tensor:
+    """The minimum over ``axis`` (all axes when empty)."""
+    return _reduce(ctx, x, axis.data, keepdim, False, _nan_skipping(ctx.xp, ctx.xp.min), "min")
+
+
+@register_kernel("min_raw", ("CPU", "GPU"), dtypes=MAX_MIN_PROD_DTYPES)
+def reduce_min_raw(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: bool) -> Tensor:
+    """``min`` over all axes when ``reduce_all``."""
+    return _reduce(ctx, x, axis.data, keepdim, reduce_all, _nan_skipping(ctx.xp, ctx.xp.min),
+                   "min")
+
+
+def _prod(xp):
+    return lambda x, axis, keepdims: xp.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+
+
+@register_kernel("prod_infer", ("CPU", "GPU"), dtypes=MAX_MIN_PROD_DTYPES)
+def reduce_prod_infer(ctx, x: Tensor, axis: IntArray, keepdim: bool) -> Tensor:
+    """The product over ``axis`` in x's dtype (integers wrap)."""
+    return _reduce(ctx, x, axis.data, keepdim, False, _prod(ctx.xp), "prod")
+
+
+@register_kernel("prod", ("CPU", "GPU"), dtypes=MAX_MIN_PROD_DTYPES)
+def reduce_prod(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: bool) -> Tensor:
+    """``prod_infer`` over all axes when ``reduce_all``."""
+    return _reduce(ctx, x, axis.data, keepdim, reduce_all, _prod(ctx.xp), "prod")
+
+
+_BOOL_OUT = {0: {"dtype": DataType.BOOL}}
+
+
+def _truth(xp, reducer):
+    return lambda x, axis, keepdims: reducer(x != 0, axis=axis, keepdims=keepdims)
+
+
+@register_kernel("all", ("CPU", "GPU"), dtypes=ALL_ANY_DTYPES, output_defs=_BOOL_OUT)
+def reduce_all_kernel(ctx, x: Tensor, axis: list[int], keepdim: bool) -> Tensor:
+    """Whether every element over ``axis`` is non-zero (NaN counts as true)."""
+    return _reduce(ctx, x, axis, keepdim, False, _truth(ctx.xp, ctx.xp.all), "all")
+
+
+@register_kernel("all_raw", ("CPU", "GPU"), dtypes=ALL_ANY_DTYPES, output_defs=_BOOL_OUT)
+def reduce_all_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
+    """``all`` over all axes when ``reduce_all``."""
+    return _reduce(ctx, x, axis, keepdim, reduce_all, _truth(ctx.xp, ctx.xp.all), "all")
+
+
+@register_kernel("any", ("CPU", "GPU"), dtypes=ALL_ANY_DTYPES, output_defs=_BOOL_OUT)
+def reduce_any_kernel(ctx, x: Tensor, axis: list[int], keepdim: bool) -> Tensor:
+    """Whether some element over ``axis`` is non-zero (NaN counts as true)."""
+    return _reduce(ctx, x, axis, keepdim, False, _truth(ctx.xp, ctx.xp.any), "any")
+
+
+@register_kernel("any_raw", ("CPU", "GPU"), dtypes=ALL_ANY_DTYPES, output_defs=_BOOL_OUT)
+def reduce_any_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
+    """``any`` over all axes when ``reduce_all``."""
+    return _reduce(ctx, x, axis, keepdim, reduce_all, _truth(ctx.xp, ctx.xp.any), "any")
+
+
+__all__ += ["reduce_all_kernel", "reduce_all_raw", "reduce_any_kernel", "reduce_any_raw",
+            "reduce_max", "reduce_max_raw", "reduce_min", "reduce_min_raw", "reduce_prod",
+            "reduce_prod_infer"]
+
+
+
+@register_kernel("p_norm", ("CPU", "GPU"), dtypes=["float32", "float64"])
+def p_norm(ctx, x: Tensor, porder: float, axis: int, epsilon: float, keepdim: bool,
+           asvector: bool) -> Tensor:
+    """The p-norm over ``axis`` (over every element with ``asvector``), in x's dtype: p = 0
+    counts non-zeros, +-inf is the max / min of |x|, else (sum |x|^p)^(1/p).  ``epsilon``
+    only serves the gradient."""
+    xp = ctx.xp
+    t = x.dtype.type
+    axes = tuple(range(x.ndim)) if asvector else ((axis % x.ndim,) if x.ndim else ())
+    with quiet(xp):
+        ax = xp.abs(x)
+        if porder == 0:
+            out = xp.sum((x != 0).astype(x.dtype), axis=axes, keepdims=keepdim)
+        elif porder == math.inf:
+            out = xp.max(ax, axis=axes, keepdims=keepdim)
+        elif porder == -math.inf:
+            out = xp.min(ax, axis=axes, keepdims=keepdim)
+        else:
+            total = xp.sum(ax ** t(porder), axis=axes, keepdims=keepdim)
+            # Paddle raises to 1.0f / porder: the reciprocal is rounded to float first
+            out = total ** t(float(np.float32(1.0) / np.float32(porder)))
+        return as_array(xp, out)
+
+
+__all__ += ["p_norm"]

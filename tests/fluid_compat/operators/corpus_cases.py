@@ -33,7 +33,11 @@ ISSUE5_OPS = frozenset({
     "sqrt", "rsqrt", "abs", "log", "floor", "ceil", "round", "sign", "erf",
     "prelu", "pow", "clip", "where", "cumsum", "arg_max", "arg_min", "top_k_v2", "argsort",
     "gather", "gather_nd", "index_select", "lookup_table_v2", "squeeze2", "unsqueeze2",
-    "stack", "unstack", "slice", "strided_slice",
+    "stack", "unstack", "slice", "strided_slice", "expand_v2", "expand_as_v2", "tile",
+    "one_hot_v2", "shape", "size", "sum", "reduce_max", "reduce_min", "reduce_prod",
+    "reduce_all", "reduce_any", "isnan_v2", "isinf_v2", "isfinite_v2", "p_norm", "tril_triu",
+    "layer_norm", "instance_norm", "group_norm", "assign_value", "pixel_shuffle", "pad3d",
+    "conv2d_transpose", "bilinear_interp_v2", "nearest_interp_v2",
 })
 
 

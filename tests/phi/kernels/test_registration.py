@@ -23,7 +23,10 @@ KERNELS += [  # issue 5
     "rsqrt", "abs", "log", "floor", "ceil", "round", "sign", "erf", "prelu", "pow", "clip",
     "where", "cumsum", "argmax", "argmin", "topk", "argsort", "gather", "gather_nd",
     "index_select", "embedding", "squeeze", "squeeze_infer", "unsqueeze", "unsqueeze_infer",
-    "stack", "unstack", "slice", "strided_slice", "strided_slice_raw",
+    "stack", "unstack", "slice", "strided_slice", "strided_slice_raw", "expand", "expand_as",
+    "tile", "shape", "numel", "one_hot_raw", "add_n", "max", "max_raw", "min", "min_raw",
+    "prod", "prod_infer", "all", "all_raw", "any", "any_raw", "isnan", "isinf", "isfinite",
+    "p_norm", "tril_triu", "layer_norm", "instance_norm", "group_norm", "assign_value",
 ]
 PHI_KERNELS = CORPUS.parent / "phi_kernels.json"
 

@@ -1,0 +1,92 @@
+"""layer_norm, instance_norm, group_norm (Paddle's paddle/phi/kernels/cpu/{layer_norm,
+instance_norm,group_norm}_kernel.cc).
+
+Statistics are computed in x's dtype with biased variances.  layer_norm and instance_norm take
+the variance as the mean squared deviation; group_norm as E[x^2] - E[x]^2 clamped at 0, as its
+CPU kernel does.  Saved statistics: layer_norm and group_norm save the variance, instance_norm
+the inverse standard deviation 1 / sqrt(var + epsilon) (SavedVariance).
+"""
+
+from __future__ import annotations
+
+from phi.common.data_type import DataType
+from phi.core.kernel import Tensor
+from phi.core.registry import register_kernel
+from phi.kernels.funcs import as_array, quiet
+
+__all__ = ["group_norm", "instance_norm", "layer_norm"]
+
+# Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
+NORM_DTYPES = ["float32", "float64"]
+_STATS_UNDEFINED = {1: {"dtype": DataType.UNDEFINED}, 2: {"dtype": DataType.UNDEFINED}}
+
+
+def _affine(xp, y, scale, bias, shape):
+    if scale is not None:
+        y = y * xp.reshape(scale, shape)
+    if bias is not None:
+        y = y + xp.reshape(bias, shape)
+    return y
+
+
+@register_kernel("layer_norm", ("CPU", "GPU"), dtypes=NORM_DTYPES, output_defs=_STATS_UNDEFINED)
+def layer_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilon: float,
+               begin_norm_axis: int) -> tuple[Tensor, Tensor, Tensor]:
+    """(y, mean, variance): x normalized over the dims from ``begin_norm_axis`` on, then
+    scaled and shifted by the flattened scale / bias; mean and variance have the leading
+    dims x.dims[:begin_norm_axis]."""
+    xp = ctx.xp
+    t = x.dtype.type
+    left = 1
+    for d in x.shape[:begin_norm_axis]:
+        left *= d
+    rows = xp.reshape(x, (left, -1))
+    with quiet(xp):
+        mean = xp.mean(rows, axis=1, keepdims=True)
+        var = xp.mean((rows - mean) ** 2, axis=1, keepdims=True)
+        y = (rows - mean) / xp.sqrt(var + t(epsilon))
+        y = _affine(xp, y, scale, bias, (1, -1))
+    lead = tuple(x.shape[:begin_norm_axis])
+    return (as_array(xp, xp.reshape(y, x.shape)), xp.reshape(mean, lead),
+            xp.reshape(var, lead))
+
+
+@register_kernel("instance_norm", ("CPU", "GPU"), dtypes=NORM_DTYPES)
+def instance_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None,
+                  epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
+    """(y, saved_mean, saved_inv_std): each (sample, channel) plane normalized, then scaled
+    and shifted per channel; the statistics are [N * C]."""
+    xp = ctx.xp
+    t = x.dtype.type
+    n, c = x.shape[0], x.shape[1]
+    planes = xp.reshape(x, (n, c, -1))
+    with quiet(xp):
+        mean = xp.mean(planes, axis=2, keepdims=True)
+        var = xp.mean((planes - mean) ** 2, axis=2, keepdims=True)
+        inv_std = t(1) / xp.sqrt(var + t(epsilon))
+        y = _affine(xp, (planes - mean) * inv_std, scale, bias, (1, c, 1))
+    return (as_array(xp, xp.reshape(y, x.shape)), xp.reshape(mean, (n * c,)),
+            xp.reshape(inv_std, (n * c,)))
+
+
+@register_kernel("group_norm", ("CPU", "GPU"), dtypes=NORM_DTYPES)
+def group_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilon: float,
+               groups: int, data_layout: str) -> tuple[Tensor, Tensor, Tensor]:
+    """(y, mean, variance): channels split into ``groups``, each (sample, group) normalized,
+    then scaled and shifted per channel; the statistics are [N, groups]."""
+    xp = ctx.xp
+    t = x.dtype.type
+    channel_last = data_layout == "NHWC"
+    xc = xp.moveaxis(x, -1, 1) if channel_last else x
+    n, c = xc.shape[0], xc.shape[1]
+    grouped = xp.reshape(xc, (n, groups, -1))
+    with quiet(xp):
+        mean = xp.mean(grouped, axis=2, keepdims=True)
+        var = xp.maximum(xp.mean(grouped * grouped, axis=2, keepdims=True) - mean * mean, t(0))
+        y = (grouped - mean) / xp.sqrt(var + t(epsilon))
+        y = _affine(xp, xp.reshape(y, (n, c, -1)), scale, bias, (1, c, 1))
+    y = xp.reshape(y, xc.shape)
+    if channel_last:
+        y = xp.moveaxis(y, 1, -1)
+    return (as_array(xp, xp.asarray(y, copy=True)), xp.reshape(mean, (n, groups)),
+            xp.reshape(var, (n, groups)))
