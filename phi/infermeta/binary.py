@@ -74,6 +74,11 @@ def matmul_out_dims(x_dims, y_dims, transpose_x: bool, transpose_y: bool) -> tup
     """
     x_dims = tuple(x_dims)
     y_dims = tuple(y_dims)
+    if len(x_dims) == 2 and len(y_dims) == 2 and not transpose_x and not transpose_y:
+        # the common case (a dense layer), kept short: it is inferred on every eager call
+        (m, kx), (ky, n) = x_dims, y_dims
+        if kx == ky or kx < 0 or ky < 0:
+            return (m, n)
     if len(x_dims) == 0:
         raise InvalidArgument(
             "The Input(x) dims size must be greater than 0, but reviced dims size is 0. "
