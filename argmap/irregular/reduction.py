@@ -56,3 +56,13 @@ _REDUCE_OR_RAW = {
 }
 for _op, (_plain, _raw) in _REDUCE_OR_RAW.items():
     FAMILY.add(_op, _reduce_or_raw(_plain, _raw))
+
+
+@FAMILY.arg_mapping("unique", attr_values={"is_sorted": (True, False)})
+def unique(ctx: ArgumentMappingContext) -> KernelSignature:
+    # Irregular: unique_raw (with is_sorted) for the old unsorted behaviour.
+    attrs = ("return_index", "return_inverse", "return_counts", "axis", "dtype")
+    outs = ("Out", "Indices", "Index", "Counts")
+    if ctx.attr("is_sorted"):
+        return KernelSignature("unique", ("X",), attrs, outs)
+    return KernelSignature("unique_raw", ("X",), (*attrs, "is_sorted"), outs)

@@ -29,6 +29,7 @@ from phi.core.errors import InvalidArgument, NotFound, PhiError, PreconditionNot
 from phi.core.kernel import ArgKind, AttributeType
 from phi.core.registry import kernel_factory
 from phi.core.tensor import CPU_PLACE, DenseTensor, MetaTensor
+from phi.infermeta import decided_by_kernel
 from phi.transform import transform_dtype, transform_layout, transform_place
 
 __all__ = ["DispatchRecord", "compute", "decide"]
@@ -478,7 +479,8 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
             if type(a) is not np.ndarray and ctx.place is CPU_PLACE:
                 a = np.asarray(a)
             dtype = ctx.data_type(a)
-            if choice.infer is not None and (a.shape != tuple(mt.dims) or dtype != mt.dtype):
+            if choice.infer is not None and ((a.shape != tuple(mt.dims) and not (
+                    decided_by_kernel(a.shape, mt.dims))) or dtype != mt.dtype):
                 raise PreconditionNotMet(
                     f"Operator `{op.type}`: kernel `{choice.phi_kernel.name}` returned "
                     f"{list(a.shape)} {dtype} for `{slot}`, but InferMeta says "

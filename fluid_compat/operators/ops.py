@@ -238,3 +238,20 @@ op_hooks("conv2d_transpose", get_expected_kernel_type=expected_from_var("Input")
 for _op in ("bilinear_interp_v2", "nearest_interp_v2"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
              get_kernel_type_for_var=keep_where_they_are("OutSize", "SizeTensor", "Scale"))
+
+
+def _unique_expected(op, ctx) -> OpKernelType:
+    """UniqueOp: X's dtype; on the CPU without ``is_sorted`` (the old fluid unique)."""
+    dtype = indicate_var_data_type(op, ctx, "X")
+    if not op.attrs.get("is_sorted"):
+        _note(ctx, "is_sorted=false: CPU place")
+        return OpKernelType(dtype, CPUPlace())
+    return OpKernelType(dtype, ctx.place)
+
+
+# range: IndicateDataType over Start/End/Step; linspace: its `dtype` attribute; the bounds are
+# read on the host
+op_hooks("range", get_kernel_type_for_var=keep_where_they_are("Start", "End", "Step"))
+op_hooks("linspace", get_expected_kernel_type=expected_from_attr("dtype"),
+         get_kernel_type_for_var=keep_where_they_are("Start", "Stop", "Num"))
+op_hooks("unique", get_expected_kernel_type=_unique_expected)

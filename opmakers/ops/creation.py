@@ -56,3 +56,20 @@ def assign_value(m: OpMaker) -> None:
     m.add_attr("fp64_values", AttrType.FLOAT64S, default=[])
     m.add_attr("int32_values", AttrType.INTS, default=[])
     m.add_attr("int64_values", AttrType.LONGS, default=[])
+
+
+@FAMILY.op("range")
+def range(m: OpMaker) -> None:
+    m.add_input("Start")
+    m.add_input("End")
+    m.add_input("Step")
+    m.add_output("Out")
+
+
+@FAMILY.op("linspace")
+def linspace(m: OpMaker) -> None:
+    m.add_input("Start")
+    m.add_input("Stop")
+    m.add_input("Num")
+    m.add_output("Out")
+    m.add_attr("dtype", AttrType.INT)

@@ -60,3 +60,18 @@ def argsort(m: OpMaker) -> None:
     m.add_output("Indices")
     m.add_attr("axis", AttrType.INT, default=-1)
     m.add_attr("descending", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("unique")
+def unique(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_output("Indices").as_dispensable()
+    m.add_output("Index")
+    m.add_output("Counts").as_dispensable()
+    m.add_attr("return_index", AttrType.BOOLEAN, default=False)
+    m.add_attr("return_inverse", AttrType.BOOLEAN, default=False)
+    m.add_attr("return_counts", AttrType.BOOLEAN, default=False)
+    m.add_attr("axis", AttrType.INTS, default=[])
+    m.add_attr("dtype", AttrType.INT, default=3)
+    m.add_attr("is_sorted", AttrType.BOOLEAN, default=False)

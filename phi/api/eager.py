@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 import phi.infermeta as infermeta_module
+from phi.infermeta import decided_by_kernel
 from phi.backends import get_context
 from phi.common.backend import Backend
 from phi.common.data_type import DataType
@@ -370,6 +371,8 @@ class ApiOp:
         else:
             bad = plan.ctx.data_type(array) != meta.dtype
         shape = array.shape
+        if shape != meta.dims and decided_by_kernel(shape, meta.dims):
+            meta.set_dims(shape)  # a data-dependent size (-1 in InferMeta): the kernel's
         if shape != meta.dims or bad:
             raise PreconditionNotMet(
                 f"{self.name}: kernel `{plan.kernel.name}` {plan.kernel.key} returned "

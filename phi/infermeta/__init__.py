@@ -9,7 +9,7 @@ optional keyword ``config=MetaConfig(is_runtime=False)`` marks compile time.
 
 from __future__ import annotations
 
-from phi.infermeta._utils import MetaConfig
+from phi.infermeta._utils import MetaConfig, decided_by_kernel
 from phi.infermeta.broadcast import (
     expand_as_infer_meta,
     expand_infer_meta,
@@ -55,7 +55,12 @@ from phi.infermeta.nn import (
 )
 from phi.infermeta.interpolate import interpolate_infer_meta
 from phi.infermeta.vision import pad3d_infer_meta, pixel_shuffle_infer_meta
-from phi.infermeta.nullary import assign_value_infer_meta, create_infer_meta
+from phi.infermeta.nullary import (
+    arange_tensor_infer_meta,
+    assign_value_infer_meta,
+    create_infer_meta,
+    linspace_infer_meta,
+)
 from phi.infermeta.unary import (
     arg_min_max_infer_meta,
     argsort_infer_meta,
@@ -87,6 +92,8 @@ from phi.infermeta.unary import (
     tril_triu_infer_meta,
     unchanged_infer_meta,
     unchanged_int_to_float_infer_meta,
+    unique_infer_meta,
+    unique_raw_infer_meta,
     unsqueeze_infer_meta,
     unsqueeze_with_xshape_infer_meta,
     unstack_infer_meta,
@@ -94,13 +101,12 @@ from phi.infermeta.unary import (
 
 __all__ = [
     "MetaConfig",
-    "interpolate_infer_meta",
-    "pad3d_infer_meta",
-    "pixel_shuffle_infer_meta",
-    "assign_value_infer_meta",
+    "decided_by_kernel",
     "addn_infer_meta",
+    "arange_tensor_infer_meta",
     "arg_min_max_infer_meta",
     "argsort_infer_meta",
+    "assign_value_infer_meta",
     "cast_infer_meta",
     "compare_infer_meta",
     "compare_raw_infer_meta",
@@ -117,13 +123,17 @@ __all__ = [
     "gather_nd_infer_meta",
     "increment_infer_meta",
     "index_select_infer_meta",
+    "interpolate_infer_meta",
     "isfinite_infer_meta",
+    "linspace_infer_meta",
     "logical_binary_infer_meta",
     "logical_not_infer_meta",
     "matmul_infer_meta",
     "matmul_with_flatten_infer_meta",
     "numel_infer_meta",
     "one_hot_raw_infer_meta",
+    "pad3d_infer_meta",
+    "pixel_shuffle_infer_meta",
     "pnorm_infer_meta",
     "reduce_bool_infer_meta",
     "reduce_bool_infer_meta_base",
@@ -149,6 +159,8 @@ __all__ = [
     "tril_triu_infer_meta",
     "unchanged_infer_meta",
     "unchanged_int_to_float_infer_meta",
+    "unique_infer_meta",
+    "unique_raw_infer_meta",
     "unsqueeze_infer_meta",
     "unsqueeze_with_xshape_infer_meta",
     "unstack_infer_meta",

@@ -15,6 +15,7 @@ __all__ = [
     "fmt_dims",
     "int_array_data",
     "is_compile_time_tensor_attr",
+    "decided_by_kernel",
     "scalar_value",
 ]
 
@@ -61,3 +62,11 @@ def is_compile_time_tensor_attr(value: object, config: MetaConfig | None) -> boo
     """A Scalar/IntArray fed by a tensor while InferMeta runs at compile time: no values yet."""
     runtime = config is None or config.is_runtime
     return (not runtime) and bool(getattr(value, "from_tensor", False))
+
+
+def decided_by_kernel(shape, dims) -> bool:
+    """Whether run-time InferMeta dims ``dims`` admit the kernel's ``shape``: a -1 means the
+    size depends on input values (arange, linspace, unique ...) and the kernel decides it, as
+    Paddle's kernels resize their outputs."""
+    return len(shape) == len(dims) and all(
+        d == -1 or d == s for s, d in zip(shape, dims, strict=True))

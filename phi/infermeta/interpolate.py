@@ -65,9 +65,8 @@ def interpolate_infer_meta(x, out_size, size_tensor, scale_tensor, data_layout: 
     channel_last = data_layout == "NHWC"
     n, c = (dims[0], dims[3]) if channel_last else (dims[0], dims[1])
     in_hw = (dims[1], dims[2]) if channel_last else (dims[2], dims[3])
-    if size_tensor or scale_tensor is not None or out_size is not None:
-        h = w = UNKNOWN
-    elif UNKNOWN in in_hw and len(scale) > 1:
+    from_tensor = size_tensor or scale_tensor is not None or out_size is not None
+    if from_tensor or (UNKNOWN in in_hw and len(scale) > 1):
         h = w = UNKNOWN
     else:
         h, w, _, _ = interp_out_hw(in_hw, out_h, out_w, scale)

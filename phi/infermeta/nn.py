@@ -554,7 +554,7 @@ def layer_norm_infer_meta(x, scale, bias, epsilon: float, begin_norm_axis: int, 
 def _check_channel_param(name: str, p, channels: int, op: str) -> None:
     if p is None:
         return
-    if len(p.dims) != 1 or UNKNOWN not in (p.dims[0], channels) and p.dims[0] != channels:
+    if len(p.dims) != 1 or (UNKNOWN not in (p.dims[0], channels) and p.dims[0] != channels):
         raise InvalidArgument(f"The {name} of {op} must be 1-D with the {channels} channels of "
                               f"X, but received {fmt_dims(p.dims)}.")
 
@@ -639,7 +639,7 @@ def conv_transpose_geometry(x_dims, filter_dims, strides, paddings, output_paddi
     return pads, dils, tuple(out)
 
 
-def conv_transpose_infer_meta(x, filter, strides, paddings, output_padding, output_size,  # noqa: A002
+def conv_transpose_infer_meta(x, filter, strides, paddings, output_padding, output_size,
                               padding_algorithm: str, groups: int, dilations,
                               data_format: str, out, *, config: MetaConfig | None = None) -> None:
     """ConvTransposeInferMeta: [N, C_out, Ho, Wo] (channels last for NHWC), C_out =

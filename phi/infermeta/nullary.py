@@ -37,3 +37,31 @@ def assign_value_infer_meta(shape, dtype, out) -> None:
 
 
 __all__ += ["assign_value_infer_meta"]
+
+
+def _check_one(meta, what: str, op: str) -> None:
+    n = 1
+    for d in meta.dims:
+        n = UNKNOWN if UNKNOWN in (n, d) else n * d
+    if n not in (1, UNKNOWN):
+        raise InvalidArgument(f"The numel of Input({what}) of {op} should be 1, but got {n}.")
+
+
+def arange_tensor_infer_meta(start, end, step, out) -> None:
+    """ArangeTensorInferMeta: one-element start / end / step; [-1] of start's dtype (the
+    length depends on their values: the kernel decides)."""
+    for m, what in ((start, "Start"), (end, "End"), (step, "Step")):
+        _check_one(m, what, "range")
+    out.set_dims((UNKNOWN,))
+    out.set_dtype(start.dtype)
+
+
+def linspace_infer_meta(start, stop, number, dtype, out) -> None:
+    """LinspaceInferMeta: one-element start / stop / num; [-1] of ``dtype``."""
+    for m, what in ((start, "Start"), (stop, "Stop"), (number, "Num")):
+        _check_one(m, what, "linspace")
+    out.set_dims((UNKNOWN,))
+    out.set_dtype(dtype)
+
+
+__all__ += ["arange_tensor_infer_meta", "linspace_infer_meta"]

@@ -807,3 +807,38 @@ def tril_triu_infer_meta(x, diagonal: int, lower: bool, out) -> None:
 
 
 __all__ += ["isfinite_infer_meta", "pnorm_infer_meta", "tril_triu_infer_meta"]
+
+
+def unique_raw_infer_meta(x, return_index: bool, return_inverse: bool, return_counts: bool,
+                          axis, dtype: DataType, is_sorted: bool, out, indices, index,
+                          counts) -> None:
+    """UniqueRawInferMeta: the unique values [-1] (x's dims with -1 along ``axis``), the index
+    outputs of ``dtype`` (int64 unless int32): inverse [numel] or [dims[axis]], first indices
+    and counts [-1]."""
+    idx = DataType.INT32 if dtype is DataType.INT32 else DataType.INT64
+    dims = tuple(x.dims)
+    if axis:
+        ax = _check_axis(int(axis[0]), len(dims), "unique")
+        out.set_dims((*dims[:ax], UNKNOWN, *dims[ax + 1:]))
+        inverse = (dims[ax],)
+    else:
+        out.set_dims((UNKNOWN,))
+        inverse = (_prod(dims) if UNKNOWN not in dims else UNKNOWN,)
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+    for m, d in ((indices, (UNKNOWN,)), (index, inverse), (counts, (UNKNOWN,))):
+        if m is None:
+            continue
+        m.set_dims(d)
+        m.set_dtype(idx)
+        m.set_layout(x.layout)
+
+
+def unique_infer_meta(x, return_index: bool, return_inverse: bool, return_counts: bool, axis,
+                      dtype: DataType, out, indices, index, counts) -> None:
+    """UniqueInferMeta: :func:`unique_raw_infer_meta` with sorted values."""
+    unique_raw_infer_meta(x, return_index, return_inverse, return_counts, axis, dtype, True,
+                          out, indices, index, counts)
+
+
+__all__ += ["unique_infer_meta", "unique_raw_infer_meta"]

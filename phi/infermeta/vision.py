@@ -32,7 +32,10 @@ def pixel_shuffle_infer_meta(x, upscale_factor: int, data_format: str, out) -> N
     if c != UNKNOWN and c % (r * r):
         raise InvalidArgument(f"The square of upscale_factor[{r}] should divide the number "
                               f"of channel[{c}]")
-    grow = (lambda d: UNKNOWN if d == UNKNOWN else d * r)
+
+    def grow(d: int) -> int:
+        return UNKNOWN if d == UNKNOWN else d * r
+
     c = UNKNOWN if c == UNKNOWN else c // (r * r)
     out.set_dims((n, grow(h), grow(w), c) if channel_last else (n, c, grow(h), grow(w)))
     out.set_dtype(x.dtype)

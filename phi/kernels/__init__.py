@@ -32,6 +32,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     scale,
     scan,
     search,
+    sequence,
     slicing,
     softmax,
     vision,

@@ -17,7 +17,7 @@ __all__ = ["conv2d_transpose"]
 
 
 @register_kernel("conv2d_transpose", ("CPU", "GPU"), dtypes=["float32", "float64"])
-def conv2d_transpose(ctx, x: Tensor, filter: Tensor, strides: list[int],  # noqa: A002
+def conv2d_transpose(ctx, x: Tensor, filter: Tensor, strides: list[int],
                      paddings: list[int], output_padding: list[int], output_size: IntArray,
                      padding_algorithm: str, groups: int, dilations: list[int],
                      data_format: str) -> Tensor:

@@ -27,6 +27,8 @@ KERNELS += [  # issue 5
     "tile", "shape", "numel", "one_hot_raw", "add_n", "max", "max_raw", "min", "min_raw",
     "prod", "prod_infer", "all", "all_raw", "any", "any_raw", "isnan", "isinf", "isfinite",
     "p_norm", "tril_triu", "layer_norm", "instance_norm", "group_norm", "assign_value",
+    "pixel_shuffle", "pad3d", "conv2d_transpose", "bilinear_interp", "nearest_interp",
+    "arange_tensor", "linspace", "unique", "unique_raw",
 ]
 PHI_KERNELS = CORPUS.parent / "phi_kernels.json"
 
