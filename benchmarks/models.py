@@ -63,7 +63,7 @@ def _kernel_calls(plan):
             args = [var.value.data for var, *_ in runner._simple[0]]
         elif runner._fast:
             args = []
-            for kind, var in runner._spec:
+            for _kind, var in runner._spec:
                 if isinstance(var, list):
                     args.append([v.value.data for v in var])
                 else:

@@ -200,7 +200,7 @@ class Executor:
             self._plans[key] = plan
         for name, t in tensors.items():
             plan.feed_vars[name].value = t
-        for runner, release in zip(plan.runners, plan.release):
+        for runner, release in zip(plan.runners, plan.release, strict=False):
             runner()
             for var in release:
                 var.value = None
@@ -260,7 +260,8 @@ class Executor:
         shape = desc.shape
         if shape is not None and desc.need_check_feed:
             dims = tuple(t.dims)
-            if len(dims) != len(shape) or any(s != -1 and s != d for s, d in zip(shape, dims)):
+            if len(dims) != len(shape) or any(
+                    s != -1 and s != d for s, d in zip(shape, dims, strict=True)):
                 raise FeedError(f"feed `{name}` has shape {list(dims)}, the program expects "
                                 f"{list(shape)} (-1: any size).")
         return t

@@ -65,7 +65,7 @@ class BoundRunner:
                     ts = [v.value for v in var]
                     if len(ts) != len(guards[i]) or any(
                         t is None or t.data is None or (t.dtype, t.place, t.data.shape) != g
-                        for t, g in zip(ts, guards[i])
+                        for t, g in zip(ts, guards[i], strict=False)
                     ):
                         return self._slow()
                     args.append([t.data for t in ts])
@@ -86,11 +86,11 @@ class BoundRunner:
             outs = self._outs
             if len(outs) == 1:
                 result = (result,)
-            for (kind, targets, dtype, layout), r in zip(outs, result):
+            for (kind, targets, dtype, layout), r in zip(outs, result, strict=False):
                 if targets is None:
                     continue
                 if kind is ArgKind.VECTOR:
-                    for v, a in zip(targets, r):
+                    for v, a in zip(targets, r, strict=False):
                         v.value = DenseTensor(a if type(a) is np.ndarray or not self._is_cpu
                                               else np.asarray(a), dtype, self._ctx.place, layout)
                 else:
@@ -141,7 +141,7 @@ class BoundRunner:
                     spec.append((kind, var))
                     guards.append((t.dtype, t.place, t.data.shape))
         outs = []
-        for slot, d in zip(sig.outputs, last.phi_kernel.args_def.outputs):
+        for slot, d in zip(sig.outputs, last.phi_kernel.args_def.outputs, strict=False):
             names = op.outputs.get(slot, ())
             if not names:
                 outs.append((d.kind, None, None, None))
@@ -165,7 +165,8 @@ class BoundRunner:
         self._fast = True
         if (len(outs) == 1 and outs[0][0] is not ArgKind.VECTOR and outs[0][1] is not None
                 and all(kind is not ArgKind.VECTOR and g is not None
-                        for (kind, _), g in zip(spec, guards))):
-            dense = tuple((var, g[0], g[1], g[2]) for (_, var), g in zip(spec, guards))
+                        for (kind, _), g in zip(spec, guards, strict=False))):
+            dense = tuple((var, g[0], g[1], g[2])
+                          for (_, var), g in zip(spec, guards, strict=True))
             _, out_var, dtype, layout = outs[0]
             self._simple = (dense, (out_var, dtype, last.dev_ctx.place, layout))

@@ -32,7 +32,7 @@ from phi import flags
 from phi.core import trace
 from phi.core.errors import NotFound, PhiError
 from phi.core.registry import kernel_factory
-from phi.core.tensor import CPU_PLACE, DenseTensor
+from phi.core.tensor import DenseTensor
 
 __all__ = ["KernelChoice", "OperatorBase", "OperatorWithKernel"]
 

@@ -185,7 +185,7 @@ def test_parameter_shape_mismatch_names_the_variable(mlp_copy, tmp_path):
     name = next(v.name for v in program.desc.global_block.vars.values() if v.persistable
                 and v.type == 7)
     t = scope.find_var(name).value
-    t.data = np.zeros(tuple(t.dims) + (2,), t.data.dtype)
+    t.data = np.zeros((*t.dims, 2), t.data.dtype)
     from fluid_compat.framework.tensor_io import save_combined_params
 
     params = {n: scope.find_var(n).value.numpy() for n in scope.local_var_names()}
@@ -203,7 +203,8 @@ def test_save_then_load_round_trips(mlp_copy, tmp_path):
         mlp_copy / "inference.pdiparams").read_bytes()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_corrupted_real_files_only_raise_typed_errors(mlp_copy, data):
     which = data.draw(st.sampled_from(["inference.pdmodel", "inference.pdiparams"]))
