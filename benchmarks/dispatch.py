@@ -19,10 +19,16 @@ import phi
 from phi.core.tensor import DenseTensor
 
 
-def median_us(fn, number: int, repeat: int) -> float:
-    fn()  # warm: builds the API function and the cached plan
-    times = timeit.repeat(fn, number=number, repeat=repeat)
-    return statistics.median(times) / number * 1e6
+def paired_median_us(fn_a, fn_b, number: int, repeat: int) -> tuple[float, float]:
+    """Median us per call of two functions timed in alternation, so that a burst of noise on
+    this shared machine hits both sides alike."""
+    fn_a()  # warm: builds the API function and the cached plan
+    fn_b()
+    ta, tb = [], []
+    for _ in range(repeat):
+        ta.append(timeit.timeit(fn_a, number=number))
+        tb.append(timeit.timeit(fn_b, number=number))
+    return (statistics.median(ta) / number * 1e6, statistics.median(tb) / number * 1e6)
 
 
 def main() -> None:
@@ -45,9 +51,7 @@ def main() -> None:
             ("matmul", lambda: api.matmul(ta, tb), lambda: a @ b),
         ]
         for name, phi_fn, np_fn in cases:
-            # interleave so that machine noise hits both sides alike
-            t_phi = median_us(phi_fn, number, args.repeat)
-            t_np = median_us(np_fn, number, args.repeat)
+            t_phi, t_np = paired_median_us(phi_fn, np_fn, number, args.repeat)
             rows.append((f"{name} [{n},{n}]", t_phi, t_np))
     print(f"{'op':<20}{'phi.api us':>12}{'numpy us':>12}{'overhead us':>13}{'ratio':>8}")
     for label, t_phi, t_np in rows:

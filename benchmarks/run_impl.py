@@ -22,9 +22,15 @@ from fluid_compat.framework.scope import Scope
 from phi.core.tensor import DenseTensor
 
 
-def median_us(fn, number: int, repeat: int) -> float:
-    fn()
-    return statistics.median(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e6
+def medians_us(fns, number: int, repeat: int) -> list[float]:
+    """Median us per call of several functions timed in alternation (noise hits all alike)."""
+    for fn in fns:
+        fn()
+    times: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for t, fn in zip(times, fns, strict=True):
+            t.append(timeit.timeit(fn, number=number))
+    return [statistics.median(t) / number * 1e6 for t in times]
 
 
 def main() -> None:
@@ -58,9 +64,8 @@ def main() -> None:
         number = args.number if n == 4 else max(args.number // 20, 20)
         for name, api_fn, np_fn in cases:
             op = ops[name]
-            t_run = median_us(lambda op=op: op.run(scope, place), number, args.repeat)
-            t_api = median_us(api_fn, number, args.repeat)
-            t_np = median_us(np_fn, number, args.repeat)
+            t_run, t_api, t_np = medians_us(
+                [lambda op=op: op.run(scope, place), api_fn, np_fn], number, args.repeat)
             rows.append((f"{name} [{n},{n}]", t_run, t_api, t_np))
     print(f"{'op':<24}{'RunImpl us':>11}{'phi.api us':>11}{'numpy us':>10}"
           f"{'RunImpl ovh':>12}{'ratio':>7}")

@@ -298,6 +298,10 @@ def _plan_phi(op, choice, inputs: dict[str, list]) -> None:
         else:
             builders.append((False, _attr_value(op, name, adef.type), None))
     choice.attr_builders = tuple(builders)
+    choice.attr_values = (None if any(from_tensor for from_tensor, _, _ in builders)
+                          else tuple(value for _, value, _ in builders))
+    choice.outputs = tuple((slot, d.kind is ArgKind.VECTOR, len(op.outputs.get(slot, ())))
+                           for slot, d in zip(sig.outputs, defs.outputs, strict=True))
     choice.infer = infer_meta_binding(kernel.name)
 
 
@@ -317,6 +321,8 @@ def _plan_fluid(op, choice, inputs: dict[str, list]) -> None:
     choice.transforms = tuple(transforms)
     choice.input_slots = ()
     choice.attr_builders = ()
+    choice.attr_values = ()
+    choice.outputs = ()
     choice.infer = None
 
 
@@ -441,52 +447,50 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
             t = values[0] if values else None
             kernel_inputs.append(None if t is None else t.data)
             meta_inputs.append(t)
-    attrs = []
-    for from_tensor, value, tag in choice.attr_builders:
-        attrs.append(_tensor_attr(op, value, inputs.get(value, []), tag) if from_tensor
-                     else value)
-    sig = choice.signature
-    out_kinds = choice.phi_kernel.args_def.outputs
-    metas = []
-    for slot, d in zip(sig.outputs, out_kinds, strict=False):
-        n = len(op.outputs.get(slot, ()))
-        metas.append([MetaTensor() for _ in range(n)] if d.kind is ArgKind.VECTOR
-                     else MetaTensor())
-    if choice.infer is not None:
-        fn, params = choice.infer
-        args = [meta_inputs[i] if is_input else attrs[i] for is_input, i in params]
+    attrs = choice.attr_values
+    if attrs is None:  # some attribute comes from a tensor: build them for this run
+        attrs = [_tensor_attr(op, value, inputs.get(value, []), tag) if from_tensor else value
+                 for from_tensor, value, tag in choice.attr_builders]
+    outputs = choice.outputs  # ((slot, is_vector, n variables), ...), decided once
+    metas = [[MetaTensor() for _ in range(n)] if is_vector else MetaTensor()
+             for _, is_vector, n in outputs]
+    infer = choice.infer
+    if infer is not None:
+        fn, params = infer
         try:
-            fn(*args, *metas)
+            fn(*[meta_inputs[i] if is_input else attrs[i] for is_input, i in params], *metas)
         except PhiError as exc:
             raise type(exc)(f"Operator `{op.type}` InferMeta: {exc.message}") from exc
     result = choice.phi_kernel.fn(choice.dev_ctx, *kernel_inputs, *attrs)
-    if len(out_kinds) == 1:
+    if len(outputs) == 1:
         result = (result,)
     staged: dict[str, list] = {}
     ctx = choice.dev_ctx
-    for slot, d, r, m in zip(sig.outputs, out_kinds, result, metas, strict=False):
-        names = op.outputs.get(slot, ())
-        if not names:
+    on_cpu = ctx.place is CPU_PLACE
+    for (slot, is_vector, n), r, m in zip(outputs, result, metas, strict=True):
+        if not n:
             continue
-        arrays = r if d.kind is ArgKind.VECTOR else [r]
-        ms = m if d.kind is ArgKind.VECTOR else [m]
-        if len(arrays) != len(names):
+        arrays = r if is_vector else (r,)
+        ms = m if is_vector else (m,)
+        if len(arrays) != n:
             raise PreconditionNotMet(
                 f"Operator `{op.type}`: kernel `{choice.phi_kernel.name}` returned "
-                f"{len(arrays)} tensors for output `{slot}`, the op has {len(names)} variables.")
+                f"{len(arrays)} tensors for output `{slot}`, the op has {n} variables.")
         out = []
-        for a, mt in zip(arrays, ms, strict=False):
-            if type(a) is not np.ndarray and ctx.place is CPU_PLACE:
+        for a, mt in zip(arrays, ms, strict=True):
+            if on_cpu and type(a) is not np.ndarray:
                 a = np.asarray(a)
-            dtype = ctx.data_type(a)
-            if choice.infer is not None and ((a.shape != tuple(mt.dims) and not (
-                    decided_by_kernel(a.shape, mt.dims))) or dtype != mt.dtype):
+            if infer is None:
+                out.append(DenseTensor(a, ctx.data_type(a), ctx.place, DataLayout.NCHW))
+                continue
+            dtype = mt.dtype
+            if (a.shape != mt.dims and not decided_by_kernel(a.shape, mt.dims)) or (
+                    ctx.data_type(a) != dtype):
                 raise PreconditionNotMet(
                     f"Operator `{op.type}`: kernel `{choice.phi_kernel.name}` returned "
-                    f"{list(a.shape)} {dtype} for `{slot}`, but InferMeta says "
-                    f"{list(mt.dims)} {mt.dtype}.")
-            layout = mt.layout if choice.infer is not None else DataLayout.NCHW
-            out.append(DenseTensor(a, dtype, ctx.place, layout))
+                    f"{list(a.shape)} {ctx.data_type(a)} for `{slot}`, but InferMeta says "
+                    f"{list(mt.dims)} {dtype}.")
+            out.append(DenseTensor(a, dtype, ctx.place, mt.layout))
         staged[slot] = out
     return staged
 

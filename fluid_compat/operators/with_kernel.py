@@ -77,6 +77,7 @@ class KernelChoice:
 
     __slots__ = (
         "attr_builders",
+        "attr_values",
         "dev_ctx",
         "expected",
         "fallback",
@@ -86,6 +87,7 @@ class KernelChoice:
         "input_slots",
         "is_phi",
         "kernel_type",
+        "outputs",
         "phi_kernel",
         "place",
         "records",
