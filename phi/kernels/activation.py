@@ -62,7 +62,10 @@ def exp(ctx, x: Tensor) -> Tensor:
 def relu6(ctx, x: Tensor) -> Tensor:
     """min(max(x, 0), 6) (Relu6Functor, threshold fixed at 6 in 2.6.2's kernel); NaN stays NaN."""
     xp = ctx.xp
-    return as_array(xp, xp.minimum(xp.maximum(x, x.dtype.type(0)), x.dtype.type(6)))
+    y = xp.maximum(x, x.dtype.type(0))
+    if getattr(xp, "__name__", "") in ("numpy", "cupy") and isinstance(y, xp.ndarray):
+        return xp.minimum(y, x.dtype.type(6), out=y)  # no second temporary
+    return as_array(xp, xp.minimum(y, x.dtype.type(6)))
 
 
 @register_kernel("leaky_relu", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
