@@ -255,3 +255,14 @@ op_hooks("range", get_kernel_type_for_var=keep_where_they_are("Start", "End", "S
 op_hooks("linspace", get_expected_kernel_type=expected_from_attr("dtype"),
          get_kernel_type_for_var=keep_where_they_are("Start", "Stop", "Num"))
 op_hooks("unique", get_expected_kernel_type=_unique_expected)
+
+
+def _rnn_outputs(attrs, inputs) -> dict[str, int]:
+    return {"State": len(inputs.get("PreState") or ()) or (2 if attrs.get("mode") == "LSTM"
+                                                           else 1)}
+
+
+# rnn: the kernel dtype is Input's (RNNOp::GetExpectedKernelType); State has one tensor per
+# PreState tensor (h, and c for LSTM)
+op_hooks("rnn", get_expected_kernel_type=expected_from_var("Input"),
+         output_counts=_rnn_outputs)

@@ -280,3 +280,23 @@ def nearest_interp_v2(m: OpMaker) -> None:
     m.add_attr("align_corners", AttrType.BOOLEAN, default=True)
     m.add_attr("align_mode", AttrType.INT, default=1)
     m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("rnn")
+def rnn(m: OpMaker) -> None:
+    m.add_input("Input")
+    m.add_input("PreState").as_duplicable()
+    m.add_input("WeightList").as_duplicable()
+    m.add_input("SequenceLength").as_dispensable()
+    m.add_output("Out")
+    m.add_output("DropoutState").as_dispensable()
+    m.add_output("State").as_duplicable()
+    m.add_output("Reserve").as_intermediate()
+    m.add_attr("dropout_prob", AttrType.FLOAT, default=0.0)
+    m.add_attr("is_bidirec", AttrType.BOOLEAN, default=False)
+    m.add_attr("input_size", AttrType.INT, default=10)
+    m.add_attr("hidden_size", AttrType.INT, default=100)
+    m.add_attr("num_layers", AttrType.INT, default=1)
+    m.add_attr("mode", AttrType.STRING, default="RNN_TANH")
+    m.add_attr("seed", AttrType.INT, default=0)
+    m.add_attr("is_test", AttrType.BOOLEAN, default=False)

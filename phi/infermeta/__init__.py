@@ -183,3 +183,7 @@ __all__ += [  # phi/infermeta/nn.py
     "prelu_infer_meta",
     "unchanged_infer_meta_check_axis",
 ]
+
+from phi.infermeta.multiary import rnn_infer_meta  # noqa: E402
+
+__all__ += ["rnn_infer_meta"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.infermeta._utils import (
     UNKNOWN,
@@ -144,3 +145,32 @@ def addn_infer_meta(x: list, out) -> None:
 
 
 __all__ += ["addn_infer_meta"]
+
+
+def rnn_infer_meta(x, pre_state: list, weight_list: list, sequence_length, dropout_prob: float,
+                   is_bidirec: bool, input_size: int, hidden_size: int, num_layers: int,
+                   mode: str, seed: int, is_test: bool, out, dropout_state, state: list,
+                   reserve) -> None:
+    """RnnInferMeta: Out [T, B, H * dirs]; State as PreState; DropoutState and Reserve carry
+    no data here (Paddle fills them for its backward pass)."""
+    if len(x.dims) != 3:
+        raise InvalidArgument(f"The rank of Input in RNN must be 3, but received Input's "
+                              f"dims {list(x.dims)}.")
+    if x.dims[2] not in (-1, input_size):
+        raise InvalidArgument(f"rnn: Input's last dim {x.dims[2]} must equal input_size "
+                              f"{input_size}.")
+    dirs = 2 if is_bidirec else 1
+    out.set_dims((x.dims[0], x.dims[1], hidden_size * dirs))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+    for s, p in zip(state, pre_state, strict=False):
+        s.set_dims(tuple(p.dims))
+        s.set_dtype(x.dtype)
+        s.set_layout(x.layout)
+    dropout_state.set_dims((0,))
+    dropout_state.set_dtype(DataType.UINT8)
+    reserve.set_dims((0,))
+    reserve.set_dtype(x.dtype)
+
+
+__all__ += ["rnn_infer_meta"]
