@@ -266,3 +266,6 @@ def _rnn_outputs(attrs, inputs) -> dict[str, int]:
 # PreState tensor (h, and c for LSTM)
 op_hooks("rnn", get_expected_kernel_type=expected_from_var("Input"),
          output_counts=_rnn_outputs)
+
+op_hooks("shuffle_channel", get_expected_kernel_type=expected_from_var("X"))
+op_hooks("fill_zeros_like", get_expected_kernel_type=expected_from_var("X"))

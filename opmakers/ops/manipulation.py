@@ -238,3 +238,17 @@ def tril_triu(m: OpMaker) -> None:
     m.add_output("Out")
     m.add_attr("diagonal", AttrType.INT, default=0)
     m.add_attr("lower", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("shuffle_channel")
+def shuffle_channel(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")
+    m.add_attr("group", AttrType.INT, default=1)
+    m.add_runtime_attr("use_mkldnn", AttrType.BOOLEAN, default=False)
+
+
+@FAMILY.op("fill_zeros_like")
+def fill_zeros_like(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_output("Out")

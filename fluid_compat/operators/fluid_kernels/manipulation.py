@@ -51,3 +51,33 @@ class Flatten2Kernel(FluidKernel):
             inner *= d
         ctx.set_output("Out", xp.reshape(x, (outer, inner)))
         ctx.set_output("XShape", xp.empty((0, *tuple(x.shape)), dtype=x.dtype))
+
+
+# Paddle 2.6.2 runs the next two as STRUCTURE kernels: fluid kernels re-registered in the phi
+# table and called with an ExecutionContext (reference §3.4; their recorded KernelSignature is
+# empty).  Here they are what they are, fluid kernels.
+
+@register_fluid_kernel("shuffle_channel", "CPU", ("float32", "float64"))
+class ShuffleChannelKernel(FluidKernel):
+    """Out = X [N, C, H, W] with its channels regrouped: [N, g, C/g, H, W] -> [N, C/g, g, H, W]."""
+
+    def compute(self, ctx) -> None:
+        xp = ctx.xp
+        x = ctx.input_array("X")
+        group = ctx.attr("group")
+        if x.ndim != 4 or group <= 0 or x.shape[1] % group:
+            raise InvalidArgument(f"shuffle_channel: X must be 4-D with channels divisible by "
+                                  f"group={group}, got dims {list(x.shape)}.")
+        n, c, h, w = x.shape
+        y = xp.reshape(x, (n, group, c // group, h, w))
+        y = xp.permute_dims(y, (0, 2, 1, 3, 4))
+        ctx.set_output("Out", xp.reshape(y, (n, c, h, w)))
+
+
+@register_fluid_kernel("fill_zeros_like", "CPU", ("float32", "float64", "int32", "int64",
+                                                  "bool"))
+class FillZerosLikeKernel(FluidKernel):
+    """Out = zeros shaped and typed as X."""
+
+    def compute(self, ctx) -> None:
+        ctx.set_output("Out", ctx.xp.zeros_like(ctx.input_array("X")))
