@@ -269,3 +269,8 @@ op_hooks("rnn", get_expected_kernel_type=expected_from_var("Input"),
 
 op_hooks("shuffle_channel", get_expected_kernel_type=expected_from_var("X"))
 op_hooks("fill_zeros_like", get_expected_kernel_type=expected_from_var("X"))
+
+# deprecated-name ops on fluid kernels: the kernel dtype is X's
+for _op in ("nearest_interp", "bilinear_interp", "top_k"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
+             get_kernel_type_for_var=keep_where_they_are("OutSize", "K"))

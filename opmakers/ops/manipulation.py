@@ -252,3 +252,48 @@ def shuffle_channel(m: OpMaker) -> None:
 def fill_zeros_like(m: OpMaker) -> None:
     m.add_input("X")
     m.add_output("Out")
+
+
+@FAMILY.op("nearest_interp")
+def nearest_interp(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("OutSize").as_dispensable()
+    m.add_input("SizeTensor").as_duplicable().as_dispensable()
+    m.add_input("Scale").as_dispensable()
+    m.add_output("Out")
+    m.add_attr("data_layout", AttrType.STRING, default="NCHW")
+    m.add_attr("out_d", AttrType.INT, default=0)
+    m.add_attr("out_h", AttrType.INT, default=0)
+    m.add_attr("out_w", AttrType.INT, default=0)
+    m.add_attr("scale", AttrType.FLOAT, default=0.0)
+    m.add_attr("interp_method", AttrType.STRING, default="bilinear")
+    m.add_attr("align_corners", AttrType.BOOLEAN, default=True)
+    m.add_attr("align_mode", AttrType.INT, default=1)
+    m.add_attr("use_mkldnn", AttrType.BOOLEAN, default=False).as_extra()
+
+
+@FAMILY.op("bilinear_interp")
+def bilinear_interp(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("OutSize").as_dispensable()
+    m.add_input("SizeTensor").as_duplicable().as_dispensable()
+    m.add_input("Scale").as_dispensable()
+    m.add_output("Out")
+    m.add_attr("data_layout", AttrType.STRING, default="NCHW")
+    m.add_attr("out_d", AttrType.INT, default=0)
+    m.add_attr("out_h", AttrType.INT, default=0)
+    m.add_attr("out_w", AttrType.INT, default=0)
+    m.add_attr("scale", AttrType.FLOAT, default=0.0)
+    m.add_attr("interp_method", AttrType.STRING, default="bilinear")
+    m.add_attr("align_corners", AttrType.BOOLEAN, default=True)
+    m.add_attr("align_mode", AttrType.INT, default=1)
+    m.add_attr("use_mkldnn", AttrType.BOOLEAN, default=False).as_extra()
+
+
+@FAMILY.op("top_k")
+def top_k(m: OpMaker) -> None:
+    m.add_input("X")
+    m.add_input("K").as_dispensable()
+    m.add_output("Out")
+    m.add_output("Indices")
+    m.add_attr("k", AttrType.INT, default=1)

@@ -38,7 +38,8 @@ ISSUE5_OPS = frozenset({
     "reduce_all", "reduce_any", "isnan_v2", "isinf_v2", "isfinite_v2", "p_norm", "tril_triu",
     "layer_norm", "instance_norm", "group_norm", "assign_value", "pixel_shuffle", "pad3d",
     "conv2d_transpose", "bilinear_interp_v2", "nearest_interp_v2", "range", "linspace",
-    "unique", "shuffle_channel", "fill_zeros_like",
+    "unique", "shuffle_channel", "fill_zeros_like", "nearest_interp", "bilinear_interp",
+    "top_k",
 })
 
 
