@@ -180,8 +180,11 @@ class Executor:
         fetch_list: Iterable[object] | None = None,
         scope: Scope | None = None,
         return_numpy: bool = True,
+        progress=None,
     ) -> list:
-        """Run block 0 of ``program``; returns the fetched values in ``fetch_list`` order."""
+        """Run block 0 of ``program``; returns the fetched values in ``fetch_list`` order.
+
+        ``progress(done, total)``, when given, is called after each op (a progress bar)."""
         if not isinstance(program, Program):
             raise InvalidArgument(f"Executor.run expects a Program, got {type(program).__name__}.")
         scope = global_scope() if scope is None else scope
@@ -200,10 +203,19 @@ class Executor:
             self._plans[key] = plan
         for name, t in tensors.items():
             plan.feed_vars[name].value = t
-        for runner, release in zip(plan.runners, plan.release, strict=False):
-            runner()
-            for var in release:
-                var.value = None
+        if progress is None:
+            for runner, release in zip(plan.runners, plan.release, strict=True):
+                runner()
+                for var in release:
+                    var.value = None
+        else:
+            total = len(plan.runners)
+            for done, (runner, release) in enumerate(
+                    zip(plan.runners, plan.release, strict=True), 1):
+                runner()
+                for var in release:
+                    var.value = None
+                progress(done, total)
         self._last_plan = plan
         out = []
         for name in fetch_names:

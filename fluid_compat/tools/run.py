@@ -163,11 +163,17 @@ def main_run(args: argparse.Namespace) -> int:
             print(f"no --feed given: {source}")
         pins = pins_from_args(getattr(args, "pin", []))
         exe = Executor(place, pins=pins, shadow=getattr(args, "shadow", False))
-        progress = _progress(args.repeat, sys.stderr.isatty())
+        # a progress bar over ops (all runs together) when stderr is a terminal and the work is
+        # long enough to want one
+        repeat = max(1, args.repeat)
+        n_ops = len(program.desc.global_block.ops)
+        tty = sys.stderr.isatty() and n_ops * repeat >= 100
+        bar = _progress(n_ops * repeat, tty, label="ops")
         outs = []
-        for i in range(max(1, args.repeat)):
-            outs = exe.run(program, feed=feed, fetch_list=fetch_names, scope=scope)
-            progress(i + 1)
+        for i in range(repeat):
+            outs = exe.run(program, feed=feed, fetch_list=fetch_names, scope=scope,
+                           progress=(lambda done, total, i=i: bar(i * total + done))
+                           if tty else None)
     except PhiError as exc:
         print(f"fluid-compat run: {exc}", file=sys.stderr)
         return 1

@@ -227,3 +227,13 @@ def test_corrupted_real_files_only_raise_typed_errors(mlp_copy, data):
                        scope=scope)
     except PhiError:
         pass
+
+
+def test_progress_callback_sees_every_op():
+    seen = []
+    scope = Scope()
+    program, feeds, fetches = load_inference_model(LOCAL_MLP / "inference", scope=scope)
+    Executor().run(program, feed={"x": np.zeros((4, 16), np.float32)}, scope=scope,
+                   progress=lambda done, total: seen.append((done, total)))
+    n = len([op for op in program.desc.global_block.ops if op.type not in ("feed", "fetch")])
+    assert seen == [(i, n) for i in range(1, n + 1)]
