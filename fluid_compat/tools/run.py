@@ -166,7 +166,7 @@ def main_run(args: argparse.Namespace) -> int:
         # a progress bar over ops (all runs together) when stderr is a terminal and the work is
         # long enough to want one
         repeat = max(1, args.repeat)
-        n_ops = len(program.desc.global_block.ops)
+        n_ops = sum(op.type not in ("feed", "fetch") for op in program.desc.global_block.ops)
         tty = sys.stderr.isatty() and n_ops * repeat >= 100
         bar = _progress(n_ops * repeat, tty, label="ops")
         outs = []
