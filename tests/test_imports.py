@@ -17,7 +17,8 @@ ALLOWED = {
     "phi": {"phi"},
     # opmakers may raise the shared typed errors (a leaf module); nothing else of ours
     "opmakers": {"opmakers", "phi.core.errors"},
-    "argmap": {"argmap", "phi", "opmakers"},
+    # argmap reads phi's types and kernel table only (never the API, kernels or transforms)
+    "argmap": {"argmap", "phi.common", "phi.core", "opmakers"},
     "fluid_compat": {"fluid_compat", "phi", "argmap", "opmakers"},
 }
 

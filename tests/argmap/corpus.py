@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.corpus_paths import CORPUS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
 DATA = Path(__file__).resolve().parent / "data"
 
 #: The legacy ops argmap maps (issue 3, item 7, and the brief's list).

@@ -17,9 +17,9 @@ from fluid_compat.framework import ProgramDesc
 from fluid_compat.framework.scope import Scope
 from fluid_compat.io import save_inference_model
 from phi.core.errors import NotFound, PhiError, Unimplemented
+from tests.corpus_paths import CORPUS
 
 HERE = Path(__file__).resolve().parent
-CORPUS = HERE.parents[1].parent / "shared" / "corpus"
 LOCAL_MLP = HERE / "framework" / "data" / "mlp"
 
 

@@ -16,10 +16,10 @@ from typing import Any
 import numpy as np
 
 from opmakers import AttrType
+from tests.corpus_paths import CORPUS
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
 DATA = HERE / "data"
 HAVE_CORPUS = (CORPUS / "op_protos.json").is_file()
 

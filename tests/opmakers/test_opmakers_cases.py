@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from opmakers_testlib import (
+from tests.opmakers.opmakers_testlib import (
     DATA,
     FRAMEWORK_SET,
     corpus_case_paths,

@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from opmakers_testlib import HAVE_CORPUS, REPO, op_extra_attrs, op_protos, same_value
+from tests.opmakers.opmakers_testlib import HAVE_CORPUS, REPO, op_extra_attrs, op_protos, same_value
 
 import opmakers
 from opmakers import REQUIRED, AttrProto, AttrType, OpFamily, OpProto

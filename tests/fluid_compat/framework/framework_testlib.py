@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.corpus_paths import CORPUS
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-CORPUS = REPO.parent / "shared" / "corpus"
 DATA = HERE / "data"
 HAVE_CORPUS = (CORPUS / "models").is_dir() and (CORPUS / "single_ops").is_dir()
 

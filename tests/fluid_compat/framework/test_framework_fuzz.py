@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from framework_testlib import CORPUS, HAVE_CORPUS, LOCAL_MODEL
+from tests.fluid_compat.framework.framework_testlib import CORPUS, HAVE_CORPUS, LOCAL_MODEL
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from framework_testlib import (
+from tests.fluid_compat.framework.framework_testlib import (
     DATA,
     LOCAL_MODEL,
     case_program_bytes,

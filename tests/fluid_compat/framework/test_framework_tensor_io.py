@@ -9,7 +9,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-from framework_testlib import LOCAL_MODEL, corpus_models, ids
+from tests.fluid_compat.framework.framework_testlib import LOCAL_MODEL, corpus_models, ids
 
 from fluid_compat.framework import ProgramDesc, ProgramFileError, VarType
 from fluid_compat.framework.tensor_io import (

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.corpus_paths import CORPUS
 
 REPO = Path(__file__).resolve().parents[3]
-CORPUS = REPO.parent / "shared" / "corpus"
 SINGLE_OPS = CORPUS / "single_ops"
 HAVE_CORPUS = SINGLE_OPS.is_dir()
 LOCAL = Path(__file__).resolve().parent / "data"

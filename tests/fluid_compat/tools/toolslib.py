@@ -16,9 +16,9 @@ from phi.common.layout import DataLayout
 from phi.core.kernel import Kernel
 from phi.core.kernel_key import KernelKey
 from phi.core.registry import kernel_factory
+from tests.corpus_paths import CORPUS
 
 REPO = Path(__file__).resolve().parents[3]
-CORPUS = REPO.parent / "shared" / "corpus"
 CORPUS_MODELS = CORPUS / "models"
 SINGLE_OPS = CORPUS / "single_ops"
 FIXTURES = REPO / "tests" / "fixtures" / "models"

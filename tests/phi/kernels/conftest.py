@@ -27,10 +27,11 @@ from phi.core.errors import PhiError
 from phi.core.kernel_key import KernelKey
 from phi.core.registry import kernel_factory
 from phi.core.tensor import MetaTensor
+from tests.corpus_paths import SINGLE_OPS
 
 REPO = Path(__file__).resolve().parents[3]
 OPS_YAML = REPO / "phi" / "api" / "ops.yaml"
-CORPUS = REPO.parent / "shared" / "corpus" / "single_ops"
+CORPUS = SINGLE_OPS  # this module names the single-op folder CORPUS
 
 
 # -- the local stand-in for phi.api --------------------------------------------------------------

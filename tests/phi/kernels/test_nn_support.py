@@ -22,9 +22,9 @@ from phi.common import Backend, CPUPlace, DataLayout, DataType
 from phi.core.kernel_key import KernelKey
 from phi.core.registry import kernel_factory
 from phi.core.tensor import MetaTensor
+from tests.corpus_paths import CORPUS
 
 REPO = Path(__file__).resolve().parents[3]
-CORPUS = REPO.parent / "shared" / "corpus"
 LOCAL = Path(__file__).resolve().parent / "data_nn"
 CTX = get_context(CPUPlace())
 
