@@ -337,7 +337,7 @@ class ApiOp:
             return
         raise InvalidArgument(
             f"{self.name}: argument `{self.spec.args[i].name}` has dtype {t.dtype}, but the "
-            f"selected kernel `{self.kernel_name}` {d.backend and ''}takes {d.dtype} (the kernel "
+            f"selected kernel `{self.kernel_name}` takes {d.dtype} (the kernel "
             f"key's dtype comes from the last tensor argument). Cast the inputs to one dtype."
         )
 

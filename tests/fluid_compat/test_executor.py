@@ -237,3 +237,10 @@ def test_progress_callback_sees_every_op():
                    progress=lambda done, total: seen.append((done, total)))
     n = len([op for op in program.desc.global_block.ops if op.type not in ("feed", "fetch")])
     assert seen == [(i, n) for i in range(1, n + 1)]
+
+
+def test_non_numeric_feed_names_the_feed():
+    scope = Scope()
+    program, _, _ = load_inference_model(LOCAL_MLP / "inference", scope=scope)
+    with pytest.raises(FeedError, match="feed `x` is not a numeric array"):
+        Executor().run(program, feed={"x": [[object()]]}, scope=scope)

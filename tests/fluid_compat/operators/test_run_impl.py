@@ -224,3 +224,9 @@ def test_cpu_op_transfers_a_device_input(device1):
     op.run(scope, CPU)
     np.testing.assert_array_equal(_out(scope, "o"), [3.0, 3.0])
     assert scope.find_var("y").value.place == device1
+
+
+def test_non_numeric_inputs_name_op_and_slot():
+    with pytest.raises(InvalidArgument, match=r"Operator `relu`: input `X`\[0\] is not a numeric "
+                                              r"array \(list\)"):
+        run_op("relu", {"X": [["a", None]]})
