@@ -17,14 +17,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping, Sequence
 
-import numpy as np
 from phi.common.data_type import DataType
 from phi.common.place import CPUPlace, Place, to_place
-from phi.core.errors import InvalidArgument, NotFound, PhiError
+from phi.core.errors import InvalidArgument, NotFound
 from phi.core.tensor import DenseTensor
 
 from fluid_compat.framework import ProgramDesc, VarType
-from fluid_compat.framework.scope import Scope, Variable
+from fluid_compat.framework.scope import Scope, Variable, as_host_tensor
 from fluid_compat.operators.build import make_operator
 from fluid_compat.operators.runner import BoundRunner
 
@@ -262,7 +261,7 @@ class Executor:
 
     @staticmethod
     def _feed_tensor(block, name: str, value) -> DenseTensor:
-        t = value if isinstance(value, DenseTensor) else _host_tensor(value, f"feed `{name}`")
+        t = as_host_tensor(value, f"feed `{name}`", FeedError)
         desc = block.find_var(name)
         if desc is None or desc.dtype is None:
             return t
@@ -277,15 +276,6 @@ class Executor:
                 raise FeedError(f"feed `{name}` has shape {list(dims)}, the program expects "
                                 f"{list(shape)} (-1: any size).")
         return t
-
-
-def _host_tensor(value, what: str) -> DenseTensor:
-    """A CPU tensor of an array-like user value; FeedError naming ``what`` otherwise."""
-    try:
-        return DenseTensor.from_numpy(np.asarray(value))
-    except PhiError as exc:  # e.g. an object array: no phi DataType
-        raise FeedError(f"{what} is not a numeric array ({type(value).__name__}): "
-                        f"{exc.message}") from None
 
 
 def _stats(plan: _Plan) -> RunStats:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from phi.core.errors import NotFound
+import numpy as np
+from phi.core.errors import InvalidArgument, NotFound, PhiError
 from phi.core.tensor import DenseTensor
 
-__all__ = ["Scope", "Variable"]
+__all__ = ["Scope", "Variable", "as_host_tensor"]
 
 
 class Variable:
@@ -120,3 +121,16 @@ class Scope:
 
     def __repr__(self) -> str:
         return f"Scope({len(self._vars)} vars, {len(self._kids)} kids)"
+
+
+def as_host_tensor(value: object, what: str, error: type[PhiError] = InvalidArgument
+                   ) -> DenseTensor:
+    """A DenseTensor as is, or a CPU tensor of an array-like user value; ``error`` naming
+    ``what`` (a feed, an op's input slot) when the value is not a numeric array."""
+    if isinstance(value, DenseTensor):
+        return value
+    try:
+        return DenseTensor.from_numpy(np.asarray(value))
+    except PhiError as exc:  # e.g. an object array: no phi DataType
+        raise error(f"{what} is not a numeric array ({type(value).__name__}): "
+                    f"{exc.message}") from None

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from fluid_compat.framework.op_registry import create_op, get_op_info
-from fluid_compat.framework.scope import Scope
+from fluid_compat.framework.scope import Scope, as_host_tensor
 from phi.common.place import Place, to_place
-from phi.core.errors import InvalidArgument, PhiError
+from phi.core.errors import InvalidArgument
 from phi.core.tensor import DenseTensor
 
 __all__ = ["LegacyOps", "legacy_ops", "run_op", "run_op_with_operator"]
@@ -54,7 +54,7 @@ def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
             if arr is None:
                 continue
             name = f"{slot}@{i}"
-            tensor = arr if isinstance(arr, DenseTensor) else _host_tensor(op_type, slot, i, arr)
+            tensor = as_host_tensor(arr, f"Operator `{op_type}`: input `{slot}`[{i}]")
             scope.var(name).value = tensor
             names.append(name)
         in_names[slot] = names
@@ -88,14 +88,6 @@ def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
             if values:
                 result[slot] = values
     return result, op
-
-
-def _host_tensor(op_type: str, slot: str, index: int, value) -> DenseTensor:
-    try:
-        return DenseTensor.from_numpy(np.asarray(value))
-    except PhiError as exc:
-        raise InvalidArgument(f"Operator `{op_type}`: input `{slot}`[{index}] is not a numeric "
-                              f"array ({type(value).__name__}): {exc.message}") from None
 
 
 class LegacyOps:
