@@ -65,7 +65,7 @@ _KERNEL_INFER: dict[str, Any] = {}
 def _index_kernel(spec) -> None:
     """Remember how kernel ``spec.kernel.func``'s arguments feed its InferMeta function."""
     import phi.infermeta
-    from phi.api.eager import _snake
+    from phi.api.loader import infer_meta_function_name
 
     name = spec.kernel.func
     if name in _KERNEL_INFER:
@@ -84,7 +84,7 @@ def _index_kernel(spec) -> None:
             binding.append((False, k_attrs.index(p)))
         else:
             return  # the InferMeta needs an argument the kernel does not take
-    fn = getattr(phi.infermeta, _snake(spec.infer_meta.func), None)
+    fn = getattr(phi.infermeta, infer_meta_function_name(spec.infer_meta.func), None)
     if fn is not None:
         _KERNEL_INFER[name] = (fn, tuple(binding))
 

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 import phi.infermeta as infermeta_module
+from phi.api.loader import infer_meta_function_name
 from phi.infermeta import decided_by_kernel
 from phi.backends import get_context
 from phi.common.backend import Backend
@@ -47,13 +48,6 @@ _GPU = Backend.GPU
 _GPUDNN = Backend.GPUDNN
 _NP_DTYPES = {d: d.to_numpy() for d in DataType
               if d not in (DataType.UNDEFINED, DataType.PSTRING, DataType.NUM_DATA_TYPES)}
-
-
-def _snake(name: str) -> str:
-    """Paddle's CamelCase InferMeta name -> our function name (Pool2DInferMeta ->
-    pool2d_infer_meta, BatchNormInferInferMeta -> batch_norm_infer_infer_meta)."""
-    name = re.sub(r"(\d)D(?=[A-Z]|$)", r"\1d", name)  # 2D / 3D are one word
-    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
 
 
 class _Plan:
@@ -102,7 +96,7 @@ class ApiOp:
         self.kernel_attrs = tuple(self.index[n] for n in kparam if not spec.arg(n).is_tensor)
         iparam = spec.infer_meta.param if spec.infer_meta.param is not None else names
         self.infer_args = tuple(self.index[n] for n in iparam)
-        fname = _snake(spec.infer_meta.func)
+        fname = infer_meta_function_name(spec.infer_meta.func)
         fn = getattr(infermeta_module, fname, None)
         if fn is None:
             raise InvalidArgument(

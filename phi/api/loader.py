@@ -161,6 +161,14 @@ _OUT_RE = re.compile(r"^\s*(Tensor(?:\[\])?)\s*\(\s*([A-Za-z_]\w*)\s*\)\s*(?:\{\
 _INPLACE_RE = re.compile(r"\(\s*([A-Za-z_]\w*)\s*->\s*([A-Za-z_]\w*)\s*\)")
 
 
+def infer_meta_function_name(name: str) -> str:
+    """Paddle's CamelCase InferMeta name in the YAML -> the phi.infermeta function's name
+    (Pool2DInferMeta -> pool2d_infer_meta, BatchNormInferInferMeta ->
+    batch_norm_infer_infer_meta)."""
+    name = re.sub(r"(\d)D(?=[A-Z]|$)", r"\1d", name)  # 2D / 3D are one word
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()
+
+
 def _split_top_level(text: str) -> list[str]:
     """Split on commas not inside (), {} or []."""
     parts, depth, cur = [], 0, []
