@@ -10,25 +10,12 @@ overhead (difference) and the ratio.  Target (issue 2): overhead at most 6 us pe
 from __future__ import annotations
 
 import argparse
-import statistics
-import timeit
-
 import numpy as np
 
 import phi
 from phi.core.tensor import DenseTensor
 
-
-def paired_median_us(fn_a, fn_b, number: int, repeat: int) -> tuple[float, float]:
-    """Median us per call of two functions timed in alternation, so that a burst of noise on
-    this shared machine hits both sides alike."""
-    fn_a()  # warm: builds the API function and the cached plan
-    fn_b()
-    ta, tb = [], []
-    for _ in range(repeat):
-        ta.append(timeit.timeit(fn_a, number=number))
-        tb.append(timeit.timeit(fn_b, number=number))
-    return (statistics.median(ta) / number * 1e6, statistics.median(tb) / number * 1e6)
+from _timing import medians_us  # benchmarks/_timing.py
 
 
 def main() -> None:
@@ -51,7 +38,7 @@ def main() -> None:
             ("matmul", lambda: api.matmul(ta, tb), lambda: a @ b),
         ]
         for name, phi_fn, np_fn in cases:
-            t_phi, t_np = paired_median_us(phi_fn, np_fn, number, args.repeat)
+            t_phi, t_np = medians_us([phi_fn, np_fn], number, args.repeat)
             rows.append((f"{name} [{n},{n}]", t_phi, t_np))
     print(f"{'op':<20}{'phi.api us':>12}{'numpy us':>12}{'overhead us':>13}{'ratio':>8}")
     for label, t_phi, t_np in rows:

@@ -11,9 +11,6 @@ Target (issue 3): cached RunImpl overhead at most 10 us per op on [4,4].
 from __future__ import annotations
 
 import argparse
-import statistics
-import timeit
-
 import numpy as np
 
 import phi
@@ -21,16 +18,7 @@ from fluid_compat.framework.op_registry import create_op
 from fluid_compat.framework.scope import Scope
 from phi.core.tensor import DenseTensor
 
-
-def medians_us(fns, number: int, repeat: int) -> list[float]:
-    """Median us per call of several functions timed in alternation (noise hits all alike)."""
-    for fn in fns:
-        fn()
-    times: list[list[float]] = [[] for _ in fns]
-    for _ in range(repeat):
-        for t, fn in zip(times, fns, strict=True):
-            t.append(timeit.timeit(fn, number=number))
-    return [statistics.median(t) / number * 1e6 for t in times]
+from _timing import medians_us  # benchmarks/_timing.py
 
 
 def main() -> None:
