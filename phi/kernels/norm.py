@@ -24,7 +24,7 @@ from phi.core.registry import register_kernel
 from phi.infermeta.nn import batch_norm_channels
 from phi.kernels.funcs import owned, quiet
 
-__all__ = ["batch_norm", "batch_norm_infer"]
+__all__ = ["batch_norm", "batch_norm_infer", "global_stats_affine_inplace"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 BATCH_NORM_DTYPES = ["float32", "float64"]
@@ -67,11 +67,33 @@ def _batch_norm(ctx, x, mean, variance, scale, bias, momentum: float, epsilon: f
             inv_std = xp.sqrt(one / (batch_var + eps))
             used_mean = batch_mean
             saved_mean, saved_var = batch_mean, inv_std
-        new_scale = inv_std * scale
-        new_bias = bias - used_mean * inv_std * scale
+        new_scale, new_bias = _affine_coefficients(inv_std, used_mean, scale, bias)
         y = x * xp.reshape(new_scale, bshape)
         y = _add_into(xp, y, xp.reshape(new_bias, bshape))
     return y, mean_out, var_out, saved_mean, saved_var
+
+
+def _affine_coefficients(inv_std, mean, scale, bias):
+    """(new_scale, new_bias) per channel: y = x * new_scale + new_bias."""
+    new_scale = inv_std * scale
+    return new_scale, bias - mean * inv_std * scale
+
+
+def global_stats_affine_inplace(xp, y, mean, variance, scale, bias, epsilon: float,
+                                channel_axis: int) -> None:
+    """Normalize ``y`` in place with the running statistics: exactly the arithmetic of
+    batch_norm with global statistics (same coefficients, same two passes), for callers that
+    own ``y`` (the executor's conv + batch_norm epilogue).  numpy / cupy arrays only."""
+    dt = y.dtype
+    c = y.shape[channel_axis]
+    bshape = tuple(c if i == channel_axis else 1 for i in range(y.ndim))
+    with quiet(xp):
+        inv_std = xp.asarray(1, dtype=dt) / xp.sqrt(variance + xp.asarray(epsilon, dtype=dt))
+        scale = xp.ones((c,), dtype=dt) if scale is None else scale
+        bias = xp.zeros((c,), dtype=dt) if bias is None else bias
+        new_scale, new_bias = _affine_coefficients(inv_std, mean, scale, bias)
+        xp.multiply(y, xp.reshape(new_scale, bshape), out=y)
+        xp.add(y, xp.reshape(new_bias, bshape), out=y)
 
 
 def _add_into(xp, y, b):

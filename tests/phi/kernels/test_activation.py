@@ -54,5 +54,13 @@ def test_relu_negative_zero_becomes_positive_zero(run_op):
     assert not np.signbit(out).any()
 
 
+def test_relu6_keeps_negative_zero_and_nan_like_paddle(run_op):
+    # paddle 2.6.2: F.relu6([-0.0, nan, -1, 7, inf, -inf]) = [-0.0, nan, 0, 6, 6, 0], the first
+    # with its sign bit set (Eigen's cwiseMax keeps its first operand on a tie)
+    out = run_op("relu6", a([-0.0, NAN, -1.0, 7.0, INF, -INF] * 3, np.float32))
+    np.testing.assert_array_equal(out, a([0.0, NAN, 0.0, 6.0, 6.0, 0.0] * 3, np.float32))
+    assert np.signbit(out).tolist() == [True, False, False, False, False, False] * 3
+
+
 def test_tanh_keeps_negative_zero(run_op):
     assert np.signbit(run_op("tanh", a([-0.0], np.float64))[0])

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
+import phi.kernels.conv as conv_module
 from phi.common import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.tensor import MetaTensor
+from phi.flags import FLAGS
 from phi.infermeta import conv_infer_meta
 from phi.infermeta._utils import MetaConfig
 from tests.phi.kernels.test_nn_support import (
@@ -148,7 +152,11 @@ def test_depthwise_against_the_definition(multiplier, kw):
     np.testing.assert_allclose(got, same_as_conv, rtol=1e-5, atol=1e-5)
 
 
-def test_depthwise_many_channels_spans_several_blocks_and_nhwc():
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_depthwise_many_channels_spans_several_blocks_and_nhwc(monkeypatch, threads):
+    monkeypatch.setattr(conv_module, "_TAP_BLOCK_BYTES", 4 * 40 * 40 * 8)  # 8-channel blocks
+    monkeypatch.setattr(conv_module, "_PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setitem(FLAGS, "FLAGS_cpu_kernel_threads", threads)
     x = RNG.standard_normal((1, 70, 40, 40)).astype(np.float32)  # > 1 channel block
     w = RNG.standard_normal((70, 1, 3, 3)).astype(np.float32)
     args = [[1, 1], [1, 1], "EXPLICIT", 70, [1, 1]]
@@ -159,6 +167,25 @@ def test_depthwise_many_channels_spans_several_blocks_and_nhwc():
     nhwc = run_kernel("depthwise_conv2d", [np.ascontiguousarray(x.transpose(0, 2, 3, 1)), w],
                       [*args, "NHWC"])
     np.testing.assert_allclose(nhwc, nchw.transpose(0, 2, 3, 1), rtol=1e-6, atol=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(c=st.integers(1, 4), m=st.integers(1, 2), kh=st.integers(1, 4), kw=st.integers(1, 4),
+       h=st.integers(1, 9), w=st.integers(1, 9), sh=st.integers(1, 3), sw=st.integers(1, 3),
+       dh=st.integers(1, 2), dw=st.integers(1, 2), pads=st.lists(st.integers(0, 3), min_size=4,
+                                                                  max_size=4))
+def test_depthwise_any_stride_dilation_and_padding(c, m, kh, kw, h, w, sh, sw, dh, dw, pads):
+    """The stride-phase tap sum equals the definition for every geometry with an output."""
+    ho = (h + pads[0] + pads[1] - (dh * (kh - 1) + 1)) // sh + 1
+    wo = (w + pads[2] + pads[3] - (dw * (kw - 1) + 1)) // sw + 1
+    assume(ho > 0 and wo > 0)
+    x = RNG.standard_normal((2, c, h, w)).astype(np.float32)
+    f = RNG.standard_normal((c * m, 1, kh, kw)).astype(np.float32)
+    got = run_kernel("depthwise_conv2d", [x, f], [[sh, sw], pads, "EXPLICIT", c, [dh, dw],
+                                                   "NCHW"])
+    want = reference_conv(x, f, (sh, sw), pads, (dh, dw), c)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
 def test_outputs_do_not_alias_inputs():

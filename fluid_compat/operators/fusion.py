@@ -1,0 +1,229 @@
+"""Plan-time fusion: conv2d / depthwise_conv2d -> batch_norm (running statistics) [-> relu /
+relu6] replayed as one step that normalizes and activates the convolution's output in place.
+
+Inference programs of CNNs are mostly this chain.  Run op by op, each op allocates a new
+activation-sized array and the two intermediates are released right after; the fused step
+keeps one array and rewrites it.  The arithmetic is exactly that of the three kernels (the
+batch_norm coefficients and passes of ``phi.kernels.norm``, the activation's own ufunc), so
+results are bitwise the same as unfused — unlike Paddle's inference ``conv_bn_fuse_pass``,
+which folds the statistics into the filter.
+
+A chain is fused only when the executor may drop its intermediates: its ops are consecutive,
+every member replays on its fast path (phi kernels on the CPU, dense inputs, no transforms, no
+shadow), the intermediates are neither fetched nor read by a later op, and batch_norm's running
+statistics are written back to themselves (MeanOut is Mean) or not at all.  Fused steps check
+the same guards as the runners (dtypes, places, dims); any change runs the members one by one
+and re-arms from what they learned.  ``FLAGS_fuse_conv_bn=0`` turns fusion off.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from phi import flags
+from phi.common.data_type import DataType
+from phi.core.tensor import DenseTensor
+from phi.kernels.norm import global_stats_affine_inplace
+
+from fluid_compat.operators.runner import BoundRunner
+
+__all__ = ["ConvEpilogueStep", "find_conv_epilogues"]
+
+_FLAG = "FLAGS_fuse_conv_bn"
+flags.define_flag(_FLAG, bool, True, "Replay conv2d -> batch_norm (running statistics) "
+                  "[-> relu/relu6] chains of planned programs as one in-place step.")
+
+_CONV_KERNELS = ("conv2d", "depthwise_conv2d")
+_BN_KERNELS = ("batch_norm", "batch_norm_infer")
+
+
+def _inplace_relu(xp, y) -> None:
+    xp.fmax(y, y.dtype.type(0), out=y)  # phi relu: fmax(x, 0)
+
+
+def _inplace_relu6(xp, y) -> None:
+    xp.clip(y, y.dtype.type(0), y.dtype.type(6), out=y)  # phi relu6: clip(x, 0, 6)
+
+
+_ACTIVATIONS = {"relu": _inplace_relu, "relu6": _inplace_relu6}
+
+
+def _choice(runner: BoundRunner):
+    return getattr(runner.op, "last_choice", None)
+
+
+def _kernel_name(runner: BoundRunner) -> str | None:
+    choice = _choice(runner)
+    if choice is None or not choice.is_phi or getattr(runner.op, "shadow", None) is not None:
+        return None
+    if choice.dev_ctx.place.device_type != "cpu":
+        return None
+    return choice.phi_kernel.name
+
+
+def _attrs(runner: BoundRunner) -> dict:
+    return dict(zip(_choice(runner).signature.attrs, runner._attrs, strict=True))
+
+
+def _slot_vars(runner: BoundRunner) -> dict:
+    """Input slot -> the Variable the runner reads (single-tensor slots)."""
+    slots = [slot for slot, _ in _choice(runner).input_slots]
+    return {slot: var for slot, (_, var) in zip(slots, runner._spec, strict=True)}
+
+
+def _output_names(runner: BoundRunner, slot: str) -> list[str]:
+    return list(runner.op.outputs.get(slot, ()))
+
+
+class ConvEpilogueStep:
+    """One plan step standing for the runners ``members`` (conv, batch_norm[, activation])."""
+
+    __slots__ = ("members", "release", "_conv", "_bn_inputs", "_bn_guards", "_epsilon",
+                 "_axis", "_act", "_out", "_xp", "runs")
+
+    def __init__(self, members: list[BoundRunner], release: list) -> None:
+        self.members = members
+        self.release = release
+        self.runs = 0
+        self._arm()
+
+    def _arm(self) -> bool:
+        """Take the fast-path state of the members; False when one of them has none."""
+        conv, bn, *act = self.members
+        if conv._simple is None or not bn._fast or (act and act[0]._simple is None):
+            self._conv = None
+            return False
+        self._conv = conv._simple[0], conv._fn, conv._ctx, conv._attrs
+        slots = _slot_vars(bn)
+        self._bn_inputs = tuple(slots.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
+        guards = dict(zip((slot for slot, _ in _choice(bn).input_slots), bn._guards,
+                          strict=True))
+        self._bn_guards = tuple(guards.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
+        attrs = _attrs(bn)
+        self._epsilon = attrs["epsilon"]
+        self._axis = 3 if attrs["data_layout"] == "NHWC" else 1
+        self._act = _ACTIVATIONS[_kernel_name(act[0])] if act else None
+        last = act[0] if act else bn
+        if act:
+            out_var, dtype, place, layout = act[0]._simple[1]
+        else:
+            y_index = _choice(bn).signature.outputs.index("Y")
+            _kind, out_var, dtype, layout = bn._outs[y_index]
+            place = bn._ctx.place
+        self._out = (out_var, dtype, place, layout)
+        self._xp = last._ctx.xp
+        return True
+
+    def __call__(self) -> None:
+        self.runs += 1
+        if self._conv is None:
+            return self._unfused()
+        dense, fn, ctx, attrs = self._conv
+        args = []
+        for var, dtype, place, shape in dense:
+            t = var.value
+            if t is None:
+                return self._unfused()
+            data = t.data
+            if (data is None or t.dtype is not dtype or data.shape != shape
+                    or (t.place is not place and t.place != place)):
+                return self._unfused()
+            args.append(data)
+        stats = []
+        for var, g in zip(self._bn_inputs, self._bn_guards, strict=True):
+            t = None if var is None else var.value
+            if t is None or t.data is None:
+                if g is not None:
+                    return self._unfused()
+                stats.append(None)
+                continue
+            if (g is None or t.dtype is not g[0] or t.data.shape != g[2]
+                    or (t.place is not g[1] and t.place != g[1])):
+                return self._unfused()
+            stats.append(t.data)
+        for runner in self.members:  # each member's decision replayed (fused)
+            runner.runs += 1
+            runner.fast_runs += 1
+        y = fn(ctx, *args, *attrs)
+        xp = self._xp
+        if type(y) is not np.ndarray or not y.flags.writeable or any(
+                np.may_share_memory(y, a) for a in args):
+            y = np.array(y)  # never write into an input; the conv kernels return fresh arrays
+        mean, variance, scale, bias = stats
+        global_stats_affine_inplace(xp, y, mean, variance, scale, bias, self._epsilon,
+                                    self._axis)
+        if self._act is not None:
+            self._act(xp, y)
+        out_var, dtype, place, layout = self._out
+        out_var.value = DenseTensor(y, dtype, place, layout)
+        return None
+
+    def _unfused(self) -> None:
+        for runner in self.members:
+            runner()
+        self._arm()
+        return None
+
+
+def _released_at(release: list, var) -> bool:
+    return any(v is var for v in release)
+
+
+def find_conv_epilogues(runners: list[BoundRunner], release: list[list]) -> list[tuple[int, int]]:
+    """(start, stop) runner index ranges that form fusable chains (module doc)."""
+    if not flags.FLAGS[_FLAG]:
+        return []
+    found = []
+    i = 0
+    n = len(runners)
+    while i < n - 1:
+        span = _chain_at(runners, release, i)
+        if span:
+            found.append((i, i + span))
+            i += span
+        else:
+            i += 1
+    return found
+
+
+def _chain_at(runners, release, i: int) -> int:
+    conv, bn = runners[i], runners[i + 1]
+    if _kernel_name(conv) not in _CONV_KERNELS or conv._simple is None:
+        return 0
+    if _kernel_name(bn) not in _BN_KERNELS or not bn._fast:
+        return 0
+    conv_out, out_dtype = conv._simple[1][0], conv._simple[1][1]
+    if out_dtype not in (DataType.FLOAT32, DataType.FLOAT64):
+        return 0
+    # the conv's output is read by batch_norm only (released there: not fetched, not kept)
+    if _slot_vars(bn).get("X") is not conv_out or not _released_at(release[i + 1], conv_out):
+        return 0
+    attrs = _attrs(bn)
+    if _kernel_name(bn) == "batch_norm" and not (
+            (attrs["is_test"] and not attrs["trainable_statistics"])
+            or attrs["use_global_stats"]):
+        return 0
+    conv_format = _attrs(conv).get("data_format", "NCHW")
+    if (conv_format == "NHWC") != (attrs["data_layout"] == "NHWC"):
+        return 0
+    # batch_norm's other outputs: the running statistics written to themselves, the rest dead
+    op = bn.op
+    for out_slot, in_slot in (("MeanOut", "Mean"), ("VarianceOut", "Variance")):
+        outs = _output_names(bn, out_slot)
+        if outs and outs != list(op.inputs.get(in_slot, ())) and not all(
+                _released_at(release[i + 1], bn.scope.find_var(n)) for n in outs):
+            return 0
+    for out_slot in ("SavedMean", "SavedVariance", "ReserveSpace"):
+        for name in _output_names(bn, out_slot):
+            if not _released_at(release[i + 1], bn.scope.find_var(name)):
+                return 0
+    y_names = _output_names(bn, "Y")
+    if len(y_names) != 1:
+        return 0
+    y_var = bn.scope.find_var(y_names[0])
+    if i + 2 < len(runners):
+        act = runners[i + 2]
+        if (_kernel_name(act) in _ACTIVATIONS and act._simple is not None
+                and act._simple[0][0][0] is y_var and _released_at(release[i + 2], y_var)
+                and not _released_at(release[i + 1], y_var)):
+            return 3
+    return 2

@@ -1,0 +1,234 @@
+"""Plan-time conv -> batch_norm [-> relu/relu6] fusion: the same bits as op by op, and no fusion
+wherever an intermediate is observable or the chain is not the inference form."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from fluid_compat import Executor, Program, load_inference_model
+from fluid_compat.framework import ProgramDesc
+from fluid_compat.framework.scope import Scope
+from fluid_compat.operators.fusion import ConvEpilogueStep
+from phi.common import DataType
+from phi.core.tensor import DenseTensor
+from phi.flags import set_flags
+from tests.corpus_paths import FIXTURES
+
+RNG = np.random.default_rng(11)
+C = 6
+
+
+@pytest.fixture(autouse=True)
+def _fusion_on():
+    set_flags({"FLAGS_fuse_conv_bn": True})
+    yield
+    set_flags({"FLAGS_fuse_conv_bn": True})
+
+
+def _program(*, act="relu6", is_test=True, depthwise=False, extra_reader=None):
+    """x -> conv2d (3x3, pad 1) -> batch_norm -> [act] -> out; ``extra_reader``: a scale op that
+    also reads that intermediate ("conv" or "bn")."""
+    desc = ProgramDesc()
+    block = desc.global_block
+    f32 = DataType.FLOAT32
+    block.create_var("x", dtype=f32, shape=[-1, C, 8, 8])
+    for name, shape in (("w", [C, 1 if depthwise else C, 3, 3]), ("mean", [C]), ("var", [C]),
+                        ("scale", [C]), ("bias", [C])):
+        block.create_var(name, dtype=f32, shape=shape, persistable=True)
+    for name in ("conv_out", "bn_out", "saved_mean", "saved_var", "out", "side"):
+        block.create_var(name, dtype=f32, shape=[-1, C, 8, 8])
+    block.append_op("depthwise_conv2d" if depthwise else "conv2d",
+                    {"Input": ["x"], "Filter": ["w"]}, {"Output": ["conv_out"]},
+                    {"strides": [1, 1], "paddings": [1, 1], "dilations": [1, 1],
+                     "groups": C if depthwise else 1, "data_format": "NCHW",
+                     "padding_algorithm": "EXPLICIT"})
+    block.append_op("batch_norm",
+                    {"X": ["conv_out"], "Mean": ["mean"], "Variance": ["var"],
+                     "Scale": ["scale"], "Bias": ["bias"]},
+                    {"Y": ["bn_out"], "MeanOut": ["mean"], "VarianceOut": ["var"],
+                     "SavedMean": ["saved_mean"], "SavedVariance": ["saved_var"]},
+                    {"is_test": is_test, "epsilon": 1e-5, "momentum": 0.9,
+                     "data_layout": "NCHW"})
+    last = "bn_out"
+    if act is not None:
+        block.append_op(act, {"X": ["bn_out"]}, {"Out": ["out"]}, {})
+        last = "out"
+    if extra_reader is not None:
+        src = {"conv": "conv_out", "bn": "bn_out"}[extra_reader]
+        block.append_op("scale", {"X": [src]}, {"Out": ["side"]}, {"scale": 2.0})
+    return Program(desc), last
+
+
+def _scope(depthwise=False):
+    scope = Scope()
+    values = {
+        "w": RNG.standard_normal((C, 1 if depthwise else C, 3, 3)).astype(np.float32),
+        "mean": RNG.standard_normal(C).astype(np.float32),
+        "var": RNG.uniform(0.5, 2.0, C).astype(np.float32),
+        "scale": RNG.standard_normal(C).astype(np.float32),
+        "bias": RNG.standard_normal(C).astype(np.float32),
+    }
+    for name, value in values.items():
+        scope.var(name).value = DenseTensor.from_numpy(value)
+    return scope
+
+
+def _fused_steps(exe) -> list[ConvEpilogueStep]:
+    return [s for s, _, _ in exe._last_plan.steps if isinstance(s, ConvEpilogueStep)]
+
+
+def _reference(program, scope, feed, fetch):
+    """The same program op by op (fusion off), in a copy of the scope."""
+    set_flags({"FLAGS_fuse_conv_bn": False})
+    try:
+        ref_scope = Scope()
+        for name in ("w", "mean", "var", "scale", "bias"):
+            ref_scope.var(name).value = scope.find_var(name).value
+        return Executor().run(program, feed=feed, fetch_list=fetch, scope=ref_scope)
+    finally:
+        set_flags({"FLAGS_fuse_conv_bn": True})
+
+
+def _by_hand(x, scope, act, depthwise=False):
+    """conv (the definition, float64) -> batch_norm with running statistics -> act."""
+    p = {n: scope.find_var(n).value.numpy().astype(np.float64)
+         for n in ("w", "mean", "var", "scale", "bias")}
+    xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
+    n, c, h, w = x.shape
+    out = np.zeros((n, C, h, w))
+    for o in range(C):
+        chans = [o] if depthwise else range(c)
+        for i in range(3):
+            for j in range(3):
+                for k, ch in enumerate(chans):
+                    out[:, o] += xp[:, ch, i:i + h, j:j + w] * p["w"][o, k, i, j]
+    y = ((out - p["mean"][:, None, None]) / np.sqrt(p["var"][:, None, None] + 1e-5)
+         * p["scale"][:, None, None] + p["bias"][:, None, None])
+    if act == "relu":
+        y = np.maximum(y, 0)
+    elif act == "relu6":
+        y = np.clip(y, 0, 6)
+    return y
+
+
+@pytest.mark.parametrize("act", [None, "relu", "relu6"])
+@pytest.mark.parametrize("depthwise", [False, True])
+def test_fused_chain_gives_the_bits_of_op_by_op(act, depthwise):
+    program, last = _program(act=act, depthwise=depthwise)
+    scope = _scope(depthwise)
+    x = RNG.standard_normal((2, C, 8, 8)).astype(np.float32)
+    x[0, 0, 0, :3] = [np.nan, -0.0, np.inf]
+    exe = Executor()
+    runs = [exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)[0]
+            for _ in range(3)]
+    (step,) = _fused_steps(exe)
+    assert [m.op.type for m in step.members] == [
+        "depthwise_conv2d" if depthwise else "conv2d", "batch_norm", *([act] if act else [])]
+    assert step.runs == 2  # the first run is op by op; the plan fuses after it
+    ref = _reference(program, scope, {"x": x}, [last])[0]
+    for out in runs:
+        np.testing.assert_array_equal(out, ref)
+        assert np.array_equal(np.signbit(out), np.signbit(ref))
+    finite = np.isfinite(ref).all(axis=(1, 2, 3))
+    assert not finite[0] and finite[1]
+    np.testing.assert_allclose(runs[-1][1], _by_hand(x, scope, act, depthwise)[1], rtol=1e-4,
+                               atol=1e-4)
+    assert exe.last_stats.ops == len(program.desc.global_block.ops)
+
+
+@pytest.mark.parametrize("kw", [{"is_test": False}, {"extra_reader": "conv"},
+                                {"extra_reader": "bn"}])
+def test_not_fused_when_an_intermediate_is_seen_or_training(kw):
+    program, last = _program(**kw)
+    scope = _scope()
+    x = RNG.standard_normal((1, C, 8, 8)).astype(np.float32)
+    exe = Executor()
+    for _ in range(3):
+        outs = exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)
+    steps = _fused_steps(exe)
+    if kw.get("extra_reader") == "bn":
+        # conv -> batch_norm still fuse; the activation does not join (bn_out is read later)
+        assert [[m.op.type for m in s.members] for s in steps] == [["conv2d", "batch_norm"]]
+    else:
+        assert steps == []
+    np.testing.assert_array_equal(outs[0], _reference(program, scope, {"x": x}, [last])[0])
+
+
+def test_fetching_an_intermediate_keeps_it():
+    program, _ = _program()
+    scope = _scope()
+    x = RNG.standard_normal((1, C, 8, 8)).astype(np.float32)
+    exe = Executor()
+    for _ in range(3):
+        conv_out, out = exe.run(program, feed={"x": x}, fetch_list=["conv_out", "out"],
+                                scope=scope)
+    assert _fused_steps(exe) == []
+    ref_conv, ref_out = _reference(program, scope, {"x": x}, ["conv_out", "out"])
+    np.testing.assert_array_equal(conv_out, ref_conv)
+    np.testing.assert_array_equal(out, ref_out)
+
+
+def test_new_batch_size_and_new_parameters_take_effect():
+    program, last = _program()
+    scope = _scope()
+    exe = Executor()
+    x = RNG.standard_normal((1, C, 8, 8)).astype(np.float32)
+    for _ in range(3):
+        exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)
+    (step,) = _fused_steps(exe)
+    x4 = RNG.standard_normal((4, C, 8, 8)).astype(np.float32)  # guards fail: op by op, re-arm
+    out4 = exe.run(program, feed={"x": x4}, fetch_list=[last], scope=scope)[0]
+    np.testing.assert_array_equal(out4, _reference(program, scope, {"x": x4}, [last])[0])
+    assert step._conv is not None
+    # parameters replaced (as loading or an optimizer does) and mutated in place: both seen
+    scope.find_var("scale").value = DenseTensor.from_numpy(np.full(C, 0.5, np.float32))
+    scope.find_var("mean").value.data[:] = 0.25
+    out = exe.run(program, feed={"x": x4}, fetch_list=[last], scope=scope)[0]
+    np.testing.assert_array_equal(out, _reference(program, scope, {"x": x4}, [last])[0])
+    np.testing.assert_allclose(out, _by_hand(x4, scope, "relu6"), rtol=1e-4, atol=1e-4)
+
+
+def test_progress_counts_every_op_of_a_fused_step():
+    program, last = _program()
+    scope = _scope()
+    exe = Executor()
+    x = RNG.standard_normal((1, C, 8, 8)).astype(np.float32)
+    exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)
+    seen = []
+    exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope,
+            progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(3, 3)]
+
+
+def test_flag_off_runs_op_by_op():
+    program, last = _program()
+    scope = _scope()
+    exe = Executor()
+    x = RNG.standard_normal((1, C, 8, 8)).astype(np.float32)
+    for _ in range(2):
+        exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)
+    (step,) = _fused_steps(exe)
+    assert step.runs == 1
+    set_flags({"FLAGS_fuse_conv_bn": False})
+    out = exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)[0]
+    assert step.runs == 1 and all(m.runs == 3 for m in step.members)
+    np.testing.assert_array_equal(out, _reference(program, scope, {"x": x}, [last])[0])
+
+
+@pytest.mark.parametrize("model", ["mobilenet_v3_small", "resnet_tiny", "densenet_tiny"])
+def test_paddle_models_fuse_and_still_match_paddle(model):
+    model_dir = FIXTURES / "models" / model
+    meta = json.loads((model_dir / "meta.json").read_text())
+    scope = Scope()
+    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
+    feed = {f["name"]: np.load(model_dir / f["file"]) for f in meta["feeds"]}
+    exe = Executor()
+    first = exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+    again = exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+    assert _fused_steps(exe)
+    for f, a, b in zip(meta["fetches"], first, again, strict=True):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_allclose(b, np.load(model_dir / f["file"]), rtol=1e-4, atol=1e-4)
