@@ -42,22 +42,20 @@ def flatten_contiguous_range(ctx: ArgumentMappingContext) -> KernelSignature:
 
 @FAMILY.arg_mapping("squeeze2")
 def squeeze2(ctx: ArgumentMappingContext) -> KernelSignature:
-    # Irregular: saved models drop the extra XShape output, and then squeeze_infer runs.
-    if ctx.has_output("XShape"):
-        return KernelSignature("squeeze", ("X",), ("axes",), ("Out", "XShape"))
-    return KernelSignature("squeeze_infer", ("X",), ("axes",), ("Out",))
+    # 2.6.2's generated mapping always names both outputs, also in saved models that dropped
+    # the XShape variable (Paddle's trace of such a model shows `squeeze` with Out, XShape; unlike
+    # flatten_contiguous_range, whose hand-written mapping switches to flatten_infer).
+    return KernelSignature("squeeze", ("X",), ("axes",), ("Out", "XShape"))
 
 
 @FAMILY.arg_mapping("unsqueeze2")
 def unsqueeze2(ctx: ArgumentMappingContext) -> KernelSignature:
-    # Irregular: the AxesTensorList is checked before AxesTensor, and saved models drop the
-    # extra XShape output (then unsqueeze_infer runs).
+    # Irregular: the AxesTensorList is checked before AxesTensor. Both outputs are always named,
+    # also when a saved model dropped the XShape variable (as for squeeze2).
     if ctx.input_size("AxesTensorList") > 0:
         axes = "AxesTensorList"
     elif ctx.has_input("AxesTensor"):
         axes = "AxesTensor"
     else:
         axes = "axes"
-    if ctx.has_output("XShape"):
-        return KernelSignature("unsqueeze", ("X",), (axes,), ("Out", "XShape"))
-    return KernelSignature("unsqueeze_infer", ("X",), (axes,), ("Out",))
+    return KernelSignature("unsqueeze", ("X",), (axes,), ("Out", "XShape"))

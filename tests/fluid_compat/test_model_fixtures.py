@@ -1,9 +1,10 @@
 """Small real models saved by Paddle 2.6.2 (tests/fixtures/models, made by
-tools/fixtures/gen_models.py): paddle.vision's mobilenet_v3_small and shufflenet_v2 (narrowed),
-DenseNet-, Inception- and ResNet-style models built from paddle.nn, paddle.nn.Transformer and a
-bidirectional two-layer paddle.nn.LSTM. Each runs unchanged through load_inference_model +
-Executor and matches Paddle's recorded outputs (float32: rtol 1e-4, atol 1e-4); op by op, every
-op picks the expected kernel key, KernelSignature and phi kernel key Paddle recorded.
+tools/fixtures/gen_models.py): paddle.vision's mobilenet_v3_small and shufflenet_v2 (narrowed)
+and inception_v3 (every width divided by 32), DenseNet-, Inception- and ResNet-style models built
+from paddle.nn, paddle.nn.Transformer and a bidirectional two-layer paddle.nn.LSTM. Each runs
+unchanged through load_inference_model + Executor and matches Paddle's recorded outputs (float32:
+rtol 1e-4, atol 1e-4); op by op, every op picks the expected kernel key, KernelSignature and phi
+kernel key Paddle recorded.
 
 A fixture whose ops are not implemented yet is marked xfail(strict=True), so that it turns into
 a failure the day it passes."""
@@ -30,6 +31,7 @@ MODELS = [
     "resnet_tiny",
     "transformer_tiny",
     "lstm_tiny",
+    "inception_v3_small",
 ]
 # model -> reason, for fixtures whose ops are not implemented yet (none at the moment)
 NOT_YET: dict[str, str] = {}
