@@ -128,11 +128,3 @@ define_flag(
     False,
     "Let legacy ops on GPU fall back to a CPU kernel (Paddle refuses; opt in here).",
 )
-define_flag(
-    "FLAGS_cpu_kernel_threads",
-    int,
-    min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else
-        (os.cpu_count() or 1)),
-    "Threads a CPU kernel may split its own element-wise work over (depthwise convolution); "
-    "1 keeps every kernel on the calling thread.  BLAS calls use BLAS's own threads.",
-)

@@ -1,28 +1,32 @@
 """Plan-time fusion: conv2d / depthwise_conv2d -> batch_norm (running statistics) [-> relu /
-relu6] replayed as one step that normalizes and activates the convolution's output in place.
+relu6] replayed as one step, as Paddle's inference passes (conv_bn_fuse_pass, conv + activation
+fuses) do.
 
 Inference programs of CNNs are mostly this chain.  Run op by op, each op allocates a new
-activation-sized array and the two intermediates are released right after; the fused step
-keeps one array and rewrites it.  The arithmetic is exactly that of the three kernels (the
-batch_norm coefficients and passes of ``phi.kernels.norm``, the activation's own ufunc), so
-results are bitwise the same as unfused — unlike Paddle's inference ``conv_bn_fuse_pass``,
-which folds the statistics into the filter.
+activation-sized array and makes its passes over it; the fused step computes batch_norm's
+per-channel coefficients on every run (from the current statistics: nothing is cached, so
+replaced or edited parameters take effect), folds the scale into the filter when the filter is
+the smaller array (the rule of conv_bn_fuse_pass; else the output is scaled in place), adds the
+bias in the pass that makes the convolution's result contiguous and applies the activation in
+place with the phi kernel's own ufunc.  Results equal op-by-op results up to float rounding
+(the scale multiplies the filter instead of the output: a few ulp); ``FLAGS_fuse_conv_bn=0``
+runs op by op (bit-for-bit comparisons, kernel timing).
 
 A chain is fused only when the executor may drop its intermediates: its ops are consecutive,
 every member replays on its fast path (phi kernels on the CPU, dense inputs, no transforms, no
 shadow), the intermediates are neither fetched nor read by a later op, and batch_norm's running
 statistics are written back to themselves (MeanOut is Mean) or not at all.  Fused steps check
 the same guards as the runners (dtypes, places, dims); any change runs the members one by one
-and re-arms from what they learned.  ``FLAGS_fuse_conv_bn=0`` turns fusion off.
+and re-arms from what they learned.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from phi import flags
 from phi.common.data_type import DataType
 from phi.core.tensor import DenseTensor
-from phi.kernels.norm import global_stats_affine_inplace
+from phi.kernels.conv import conv2d_compute
+from phi.kernels.norm import global_stats_coefficients
 
 from fluid_compat.operators.runner import BoundRunner
 
@@ -78,7 +82,7 @@ class ConvEpilogueStep:
     """One plan step standing for the runners ``members`` (conv, batch_norm[, activation])."""
 
     __slots__ = ("members", "release", "_conv", "_bn_inputs", "_bn_guards", "_epsilon",
-                 "_axis", "_act", "_out", "_xp", "runs")
+                 "_axis", "_act", "_out", "_xp", "_fold", "runs")
 
     def __init__(self, members: list[BoundRunner], release: list) -> None:
         self.members = members
@@ -92,7 +96,15 @@ class ConvEpilogueStep:
         if conv._simple is None or not bn._fast or (act and act[0]._simple is None):
             self._conv = None
             return False
-        self._conv = conv._simple[0], conv._fn, conv._ctx, conv._attrs
+        named = _attrs(conv)
+        conv_attrs = tuple(named[k] for k in ("strides", "paddings", "padding_algorithm",
+                                              "dilations", "groups", "data_format"))
+        self._conv = conv._simple[0], conv._ctx, conv_attrs
+        (_, _, _, x_shape), (_, _, _, w_shape) = conv._simple[0]
+        strides = conv_attrs[0]
+        out_size = (x_shape[0] * w_shape[0] * _prod(x_shape[1:]) // x_shape[1 if named[
+            "data_format"] != "NHWC" else 3] // max(1, strides[0] * strides[1]))
+        self._fold = _prod(w_shape) < out_size  # conv_bn_fuse_pass's trade: scale the filter
         slots = _slot_vars(bn)
         self._bn_inputs = tuple(slots.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
         guards = dict(zip((slot for slot, _ in _choice(bn).input_slots), bn._guards,
@@ -114,10 +126,9 @@ class ConvEpilogueStep:
         return True
 
     def __call__(self) -> None:
-        self.runs += 1
         if self._conv is None:
             return self._unfused()
-        dense, fn, ctx, attrs = self._conv
+        dense, ctx, attrs = self._conv
         args = []
         for var, dtype, place, shape in dense:
             t = var.value
@@ -140,17 +151,23 @@ class ConvEpilogueStep:
                     or (t.place is not g[1] and t.place != g[1])):
                 return self._unfused()
             stats.append(t.data)
+        self.runs += 1  # fused runs (a fallback to the members does not count)
         for runner in self.members:  # each member's decision replayed (fused)
             runner.runs += 1
             runner.fast_runs += 1
-        y = fn(ctx, *args, *attrs)
         xp = self._xp
-        if type(y) is not np.ndarray or not y.flags.writeable or any(
-                np.may_share_memory(y, a) for a in args):
-            y = np.array(y)  # never write into an input; the conv kernels return fresh arrays
+        x, w = args
         mean, variance, scale, bias = stats
-        global_stats_affine_inplace(xp, y, mean, variance, scale, bias, self._epsilon,
-                                    self._axis)
+        new_scale, new_bias = global_stats_coefficients(xp, mean, variance, scale, bias,
+                                                        self._epsilon, w.dtype)
+        if self._fold:
+            w = w * xp.reshape(new_scale, (-1, 1, 1, 1))
+            y = conv2d_compute(ctx, x, w, *attrs, bias=new_bias)
+        else:
+            y = conv2d_compute(ctx, x, w, *attrs)
+            shape = tuple(-1 if i == self._axis else 1 for i in range(y.ndim))
+            xp.multiply(y, xp.reshape(new_scale, shape), out=y)
+            xp.add(y, xp.reshape(new_bias, shape), out=y)
         if self._act is not None:
             self._act(xp, y)
         out_var, dtype, place, layout = self._out
@@ -162,6 +179,13 @@ class ConvEpilogueStep:
             runner()
         self._arm()
         return None
+
+
+def _prod(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
 
 
 def _released_at(release: list, var) -> bool:

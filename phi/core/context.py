@@ -71,13 +71,5 @@ class DeviceContext:
     def synchronize(self) -> None:
         """Wait for queued work (no-op for synchronous devices)."""
 
-    # -- work splitting ------------------------------------------------------------------------
-    def parallel_for(self, count: int, work, min_part: int = 1) -> None:
-        """Call ``work(start, stop)`` over slices covering ``range(count)``, each at least
-        ``min_part`` long.  The default makes one call; the CPU context may split the range
-        over worker threads (numpy releases the GIL inside large ufunc loops)."""
-        if count > 0:
-            work(0, count)
-
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.place})"

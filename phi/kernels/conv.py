@@ -16,8 +16,9 @@ inner loops long and contiguous, the padded input is split into its stride phase
 (a, b) holds padded rows a, a+sh, ... and columns b, b+sw, ...; one phase when the stride is 1)
 and each phase's rows are flattened: a tap is then one contiguous slice per channel, whatever
 the spatial size, and the output is computed on the phase's row width (a few columns past Wo,
-dropped at the end).  Channels are split into blocks of about 1 MB for the cache, shared
-between the CPU kernel threads (``ctx.parallel_for``, FLAGS_cpu_kernel_threads).
+dropped at the end).  Channels are split into blocks of about 1 MB for the cache.  (Splitting
+the blocks over two threads gained 30% alone but nothing inside a CNN, where OpenBLAS's threads
+still spin on the cores after each GEMM.)
 
 NHWC inputs are computed through an NCHW view and the result is transposed back.
 """
@@ -37,8 +38,6 @@ DEPTHWISE_CONV2D_DTYPES = ["float32", "float64"]
 _TAP_BLOCK_BYTES = 1 << 20
 """Bytes of output per channel block in the depthwise tap loop (measured: 256 KB to 1 MB and
 whole tensors within 10%; 64 KB blocks 30% slower)."""
-_PARALLEL_MIN_BYTES = 1 << 17
-"""Smallest share of a depthwise output worth handing to another thread."""
 
 
 def _pad_nchw(xp, x, pads):
@@ -64,7 +63,7 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_hw):
     n, c = x.shape[:2]
     o, cg, kh, kw = w.shape
     if cg == 1 and groups == c:
-        return _depthwise_taps(ctx, x, w, pads, strides, dilations, out_hw)
+        return _depthwise_taps(xp, x, w, pads, strides, dilations, out_hw)
     xpad = xp.ascontiguousarray(_pad_nchw(xp, x, pads))
     ho, wo = out_hw
     view = _windows(xp, xpad, groups, (kh, kw), dilations, strides, out_hw)
@@ -101,10 +100,9 @@ def _depthwise_phases(xp, x, pads, ksize, strides, dilations, out_hw):
     return xp.reshape(phases, (sh * sw, n, c, hq * wq)), wq
 
 
-def _depthwise_taps(ctx, x, w, pads, strides, dilations, out_hw):
+def _depthwise_taps(xp, x, w, pads, strides, dilations, out_hw):
     """Depthwise convolution (groups == C, O = C * m) of an NCHW x: one multiply-add per
     filter tap over flattened stride phases (module doc).  Returns an [N, O, Ho, Wo] view."""
-    xp = ctx.xp
     n, c = x.shape[:2]
     o, _, kh, kw = w.shape
     m = o // c
@@ -120,28 +118,27 @@ def _depthwise_taps(ctx, x, w, pads, strides, dilations, out_hw):
     per_channel = max(1, n * m * length * x.itemsize)
     block = max(1, _TAP_BLOCK_BYTES // per_channel)
 
-    def work(start, stop):
-        tmp = xp.empty((n, min(block, stop - start), m, length), dtype=x.dtype)
-        for c0 in range(start, stop, block):
-            c1 = min(stop, c0 + block)
-            acc = out[:, c0:c1, :, :length]
-            part = tmp[:, :c1 - c0]
-            for k, (phase, off, t) in enumerate(taps):
-                src = phases[phase, :, c0:c1, None, off:off + length]
-                coef = wt[None, c0:c1, :, t, None]
-                if k == 0:
-                    xp.multiply(src, coef, out=acc)
-                else:
-                    xp.multiply(src, coef, out=part)
-                    xp.add(acc, part, out=acc)
-
-    ctx.parallel_for(c, work, min_part=max(1, _PARALLEL_MIN_BYTES // per_channel))
+    tmp = xp.empty((n, min(block, c), m, length), dtype=x.dtype)
+    for c0 in range(0, c, block):
+        c1 = min(c, c0 + block)
+        acc = out[:, c0:c1, :, :length]
+        part = tmp[:, :c1 - c0]
+        for k, (phase, off, t) in enumerate(taps):
+            src = phases[phase, :, c0:c1, None, off:off + length]
+            coef = wt[None, c0:c1, :, t, None]
+            if k == 0:
+                xp.multiply(src, coef, out=acc)
+            else:
+                xp.multiply(src, coef, out=part)
+                xp.add(acc, part, out=acc)
     return xp.reshape(out, (n, o, ho, wq))[..., :wo]
 
 
 def conv2d_compute(ctx, input, filter, strides, paddings, padding_algorithm: str, dilations,
-                   groups: int, data_format: str):
-    """Shared body of conv2d and depthwise_conv2d."""
+                   groups: int, data_format: str, bias=None):
+    """Shared body of conv2d and depthwise_conv2d; ``bias`` ([O], optional) is added to each
+    output channel in the pass that makes the result contiguous (callers that fuse an affine
+    epilogue: fluid_compat.operators.fusion)."""
     xp = ctx.xp
     channel_last = is_channel_last(data_format)
     x = xp.permute_dims(input, (0, 3, 1, 2)) if channel_last else input
@@ -150,7 +147,10 @@ def conv2d_compute(ctx, input, filter, strides, paddings, padding_algorithm: str
                                       strides, ksize)
     out_hw = tuple(conv_out_size(x.shape[2 + i], ksize[i], dils[i], pads[2 * i],
                                  pads[2 * i + 1], strides[i]) for i in range(2))
-    out = _conv_nchw(ctx, x, filter, strides, pads, dils, groups, out_hw)
+    out = _conv_nchw(ctx, x, filter, strides, pads, dils, groups, out_hw)  # a fresh array
+    if bias is not None:
+        b = xp.reshape(bias, (1, -1, 1, 1))
+        out = xp.add(out, b, out=out) if out.flags.c_contiguous else xp.add(out, b)
     if channel_last:
         out = xp.permute_dims(out, (0, 2, 3, 1))
     return xp.ascontiguousarray(out)

@@ -24,7 +24,7 @@ from phi.core.registry import register_kernel
 from phi.infermeta.nn import batch_norm_channels
 from phi.kernels.funcs import owned, quiet
 
-__all__ = ["batch_norm", "batch_norm_infer", "global_stats_affine_inplace"]
+__all__ = ["batch_norm", "batch_norm_infer", "global_stats_coefficients"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 BATCH_NORM_DTYPES = ["float32", "float64"]
@@ -79,21 +79,15 @@ def _affine_coefficients(inv_std, mean, scale, bias):
     return new_scale, bias - mean * inv_std * scale
 
 
-def global_stats_affine_inplace(xp, y, mean, variance, scale, bias, epsilon: float,
-                                channel_axis: int) -> None:
-    """Normalize ``y`` in place with the running statistics: exactly the arithmetic of
-    batch_norm with global statistics (same coefficients, same two passes), for callers that
-    own ``y`` (the executor's conv + batch_norm epilogue).  numpy / cupy arrays only."""
-    dt = y.dtype
-    c = y.shape[channel_axis]
-    bshape = tuple(c if i == channel_axis else 1 for i in range(y.ndim))
+def global_stats_coefficients(xp, mean, variance, scale, bias, epsilon: float, dtype):
+    """(new_scale, new_bias) of batch_norm with the running statistics, computed exactly as the
+    kernel does: y = x * new_scale + new_bias per channel (scale / bias None: 1 / 0)."""
+    c = mean.shape[0]
     with quiet(xp):
-        inv_std = xp.asarray(1, dtype=dt) / xp.sqrt(variance + xp.asarray(epsilon, dtype=dt))
-        scale = xp.ones((c,), dtype=dt) if scale is None else scale
-        bias = xp.zeros((c,), dtype=dt) if bias is None else bias
-        new_scale, new_bias = _affine_coefficients(inv_std, mean, scale, bias)
-        xp.multiply(y, xp.reshape(new_scale, bshape), out=y)
-        xp.add(y, xp.reshape(new_bias, bshape), out=y)
+        inv_std = xp.asarray(1, dtype=dtype) / xp.sqrt(variance + xp.asarray(epsilon, dtype=dtype))
+        scale = xp.ones((c,), dtype=dtype) if scale is None else scale
+        bias = xp.zeros((c,), dtype=dtype) if bias is None else bias
+        return _affine_coefficients(inv_std, mean, scale, bias)
 
 
 def _add_into(xp, y, b):

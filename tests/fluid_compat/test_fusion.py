@@ -1,5 +1,6 @@
-"""Plan-time conv -> batch_norm [-> relu/relu6] fusion: the same bits as op by op, and no fusion
-wherever an intermediate is observable or the chain is not the inference form."""
+"""Plan-time conv -> batch_norm [-> relu/relu6] fusion: op-by-op results up to rounding (the
+scale folded into the filter), parameters read on every run, and no fusion wherever an
+intermediate is observable or the chain is not the inference form."""
 
 from __future__ import annotations
 
@@ -92,6 +93,17 @@ def _reference(program, scope, feed, fetch):
         set_flags({"FLAGS_fuse_conv_bn": True})
 
 
+def assert_close_to_op_by_op(out, ref):
+    """Equal up to the rounding of folding the scale into the filter (relative to the
+    output's scale: a value near zero comes from a cancellation); NaN / inf in the same
+    places."""
+    np.testing.assert_array_equal(np.isnan(out), np.isnan(ref))
+    np.testing.assert_array_equal(np.isinf(out) * np.sign(out), np.isinf(ref) * np.sign(ref))
+    finite = np.isfinite(ref)
+    scale = float(np.abs(ref[finite]).max()) if finite.any() else 1.0
+    np.testing.assert_allclose(out[finite], ref[finite], rtol=1e-5, atol=1e-6 * scale)
+
+
 def _by_hand(x, scope, act, depthwise=False):
     """conv (the definition, float64) -> batch_norm with running statistics -> act."""
     p = {n: scope.find_var(n).value.numpy().astype(np.float64)
@@ -116,7 +128,7 @@ def _by_hand(x, scope, act, depthwise=False):
 
 @pytest.mark.parametrize("act", [None, "relu", "relu6"])
 @pytest.mark.parametrize("depthwise", [False, True])
-def test_fused_chain_gives_the_bits_of_op_by_op(act, depthwise):
+def test_fused_chain_equals_op_by_op(act, depthwise):
     program, last = _program(act=act, depthwise=depthwise)
     scope = _scope(depthwise)
     x = RNG.standard_normal((2, C, 8, 8)).astype(np.float32)
@@ -129,9 +141,9 @@ def test_fused_chain_gives_the_bits_of_op_by_op(act, depthwise):
         "depthwise_conv2d" if depthwise else "conv2d", "batch_norm", *([act] if act else [])]
     assert step.runs == 2  # the first run is op by op; the plan fuses after it
     ref = _reference(program, scope, {"x": x}, [last])[0]
-    for out in runs:
-        np.testing.assert_array_equal(out, ref)
-        assert np.array_equal(np.signbit(out), np.signbit(ref))
+    np.testing.assert_array_equal(runs[0], ref)  # the first run is op by op
+    for out in runs[1:]:
+        assert_close_to_op_by_op(out, ref)
     finite = np.isfinite(ref).all(axis=(1, 2, 3))
     assert not finite[0] and finite[1]
     np.testing.assert_allclose(runs[-1][1], _by_hand(x, scope, act, depthwise)[1], rtol=1e-4,
@@ -154,7 +166,7 @@ def test_not_fused_when_an_intermediate_is_seen_or_training(kw):
         assert [[m.op.type for m in s.members] for s in steps] == [["conv2d", "batch_norm"]]
     else:
         assert steps == []
-    np.testing.assert_array_equal(outs[0], _reference(program, scope, {"x": x}, [last])[0])
+    assert_close_to_op_by_op(outs[0], _reference(program, scope, {"x": x}, [last])[0])
 
 
 def test_fetching_an_intermediate_keeps_it():
@@ -183,11 +195,15 @@ def test_new_batch_size_and_new_parameters_take_effect():
     out4 = exe.run(program, feed={"x": x4}, fetch_list=[last], scope=scope)[0]
     np.testing.assert_array_equal(out4, _reference(program, scope, {"x": x4}, [last])[0])
     assert step._conv is not None
+    again = exe.run(program, feed={"x": x4}, fetch_list=[last], scope=scope)[0]
+    assert step.runs == 3  # fused again at the new size
+    assert_close_to_op_by_op(again, out4)
     # parameters replaced (as loading or an optimizer does) and mutated in place: both seen
     scope.find_var("scale").value = DenseTensor.from_numpy(np.full(C, 0.5, np.float32))
     scope.find_var("mean").value.data[:] = 0.25
     out = exe.run(program, feed={"x": x4}, fetch_list=[last], scope=scope)[0]
-    np.testing.assert_array_equal(out, _reference(program, scope, {"x": x4}, [last])[0])
+    assert step.runs == 4
+    assert_close_to_op_by_op(out, _reference(program, scope, {"x": x4}, [last])[0])
     np.testing.assert_allclose(out, _by_hand(x4, scope, "relu6"), rtol=1e-4, atol=1e-4)
 
 
@@ -230,5 +246,5 @@ def test_paddle_models_fuse_and_still_match_paddle(model):
     again = exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
     assert _fused_steps(exe)
     for f, a, b in zip(meta["fetches"], first, again, strict=True):
-        np.testing.assert_array_equal(a, b)
+        assert_close_to_op_by_op(b, a)
         np.testing.assert_allclose(b, np.load(model_dir / f["file"]), rtol=1e-4, atol=1e-4)

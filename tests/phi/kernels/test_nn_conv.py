@@ -12,7 +12,6 @@ import phi.kernels.conv as conv_module
 from phi.common import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.tensor import MetaTensor
-from phi.flags import FLAGS
 from phi.infermeta import conv_infer_meta
 from phi.infermeta._utils import MetaConfig
 from tests.phi.kernels.test_nn_support import (
@@ -152,11 +151,8 @@ def test_depthwise_against_the_definition(multiplier, kw):
     np.testing.assert_allclose(got, same_as_conv, rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("threads", [1, 2, 3])
-def test_depthwise_many_channels_spans_several_blocks_and_nhwc(monkeypatch, threads):
-    monkeypatch.setattr(conv_module, "_TAP_BLOCK_BYTES", 4 * 40 * 40 * 8)  # 8-channel blocks
-    monkeypatch.setattr(conv_module, "_PARALLEL_MIN_BYTES", 1)
-    monkeypatch.setitem(FLAGS, "FLAGS_cpu_kernel_threads", threads)
+def test_depthwise_many_channels_spans_several_blocks_and_nhwc(monkeypatch):
+    monkeypatch.setattr(conv_module, "_TAP_BLOCK_BYTES", 4 * 40 * 42 * 8)  # 8-channel blocks
     x = RNG.standard_normal((1, 70, 40, 40)).astype(np.float32)  # > 1 channel block
     w = RNG.standard_normal((70, 1, 3, 3)).astype(np.float32)
     args = [[1, 1], [1, 1], "EXPLICIT", 70, [1, 1]]
