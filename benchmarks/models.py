@@ -4,11 +4,16 @@
 
 Per model (each in its own subprocess, so that peak resident memory is the model's own):
 median latency of a planned re-run, peak RSS, and the time spent outside kernels per op on a
-planned re-run (the run's time minus the same kernels called back to back).  Models: the bundled
-jit_convnet, the corpus models when ../shared/corpus is present, the 200-op chains saved by
-Paddle under tests/fixtures/models/chain200_* (against the same math in bare numpy), and
-ResNet-18 / MobileNetV2 when ``--big DIR`` holds them (tools/fixtures makes them).
-Target (issue 4): at most 2 us of dispatch overhead per op on a planned re-run.
+planned re-run (the run's time minus the same kernels called back to back).  "median ms" is
+the default run, with conv -> batch_norm [-> activation] chains fused (fluid_compat.operators.
+fusion); "unfused ms" the same program op by op (FLAGS_fuse_conv_bn=0), timed in alternation;
+"fused" counts the ops inside fused steps.  Dispatch overhead is measured op by op.
+Models: the bundled jit_convnet, the corpus models when ../shared/corpus is present, the
+Paddle-saved fixtures under tests/fixtures/models (the 200-op chains chain200_* also against the
+same math in bare numpy), and ResNet-18 / MobileNetV2 at 224x224 when ``--big DIR`` holds them
+(tools/fixtures/gen_big_models.py makes them).
+Targets: at most 2 us of dispatch overhead per op on a planned re-run (issue 4); ResNet-18 under
+50 ms and MobileNetV2 under 30 ms (issue 5).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _timing import medians_us
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,45 +83,54 @@ def _kernel_calls(plan):
 def measure_one(model_dir: Path, repeat: int) -> dict:
     from fluid_compat import Executor, load_inference_model
     from fluid_compat.framework.scope import Scope
+    from phi.flags import set_flags
 
     scope = Scope()
     program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
     feed = _feed(model_dir, program, feeds)
     exe = Executor()
-    exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+
+    def run():
+        exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+
+    def run_unfused():
+        set_flags({"FLAGS_fuse_conv_bn": False})
+        try:
+            run()
+        finally:
+            set_flags({"FLAGS_fuse_conv_bn": True})
+
+    run()
     plan = exe._last_plan
     n_ops = len(plan.runners)
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
-        times.append(time.perf_counter() - t)
+    fused = sum(count for _, _, count in plan.steps if count > 1) if plan.fusion_checked else 0
+    # planned re-runs, fused (the default) and op by op, timed in alternation
+    fused_ms, unfused_ms = (t / 1e3 for t in medians_us([run, run_unfused], 1, repeat))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the kernels-only
-    # kernels alone, timed in alternation with planned runs (noise hits both alike); the
-    # intermediates are kept alive for this (releasing them is part of the real run)
+    # dispatch overhead: op-by-op runs against the same kernels called back to back, timed in
+    # alternation; the intermediates are kept alive for this (releasing them is part of the
+    # real run)
     saved_release = [list(group) for group in plan.release]
     for group in plan.release:
         group.clear()
-    exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+    run_unfused()
     calls = _kernel_calls(plan)
     outside = None
     if calls is not None:
-        run_t, kernel_t = [], []
-        for _ in range(repeat):
-            t = time.perf_counter()
-            exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
-            run_t.append(time.perf_counter() - t)
-            t = time.perf_counter()
+        def kernels_only():
             for fn, ctx, args in calls:
                 fn(ctx, *args)
-            kernel_t.append(time.perf_counter() - t)
-        outside = (statistics.median(run_t) - statistics.median(kernel_t)) / n_ops * 1e6
+
+        run_us, kernel_us = medians_us([run_unfused, kernels_only], 1, repeat)
+        outside = (run_us - kernel_us) / n_ops
     for group, saved in zip(plan.release, saved_release, strict=True):
         group.extend(saved)
     result = {
         "model": model_dir.name,
         "ops": n_ops,
-        "median_ms": statistics.median(times) * 1e3,
+        "fused_ops": fused,
+        "median_ms": fused_ms,
+        "unfused_ms": unfused_ms,
         "peak_rss_mb": peak_mb,
         "outside_kernels_us_per_op": outside,
     }
@@ -175,12 +190,13 @@ def main() -> None:
             print(f"{model.name}: failed: {out.stderr.strip().splitlines()[-1:]}")
             continue
         rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
-    print(f"{'model':<18}{'ops':>5}{'median ms':>11}{'peak RSS MB':>13}{'outside us/op':>15}"
-          f"{'numpy ms':>10}")
+    print(f"{'model':<20}{'ops':>5}{'fused':>6}{'median ms':>11}{'unfused ms':>12}"
+          f"{'peak RSS MB':>13}{'outside us/op':>15}{'numpy ms':>10}")
     for r in rows:
         outside = r["outside_kernels_us_per_op"]
         bare = r.get("bare_numpy_ms")
-        print(f"{r['model']:<18}{r['ops']:>5}{r['median_ms']:>11.3f}{r['peak_rss_mb']:>13.1f}"
+        print(f"{r['model']:<20}{r['ops']:>5}{r['fused_ops']:>6}{r['median_ms']:>11.3f}"
+              f"{r['unfused_ms']:>12.3f}{r['peak_rss_mb']:>13.1f}"
               f"{(f'{outside:.2f}' if outside is not None else '-'):>15}"
               f"{(f'{bare:.3f}' if bare else '-'):>10}")
     chains = [r for r in rows if r["model"].startswith("chain200_") and
