@@ -152,7 +152,7 @@ def test_depthwise_against_the_definition(multiplier, kw):
 
 
 def test_depthwise_many_channels_spans_several_blocks_and_nhwc(monkeypatch):
-    monkeypatch.setattr(conv_module, "_TAP_BLOCK_BYTES", 4 * 40 * 42 * 8)  # 8-channel blocks
+    monkeypatch.setattr(conv_module, "_COLS_BLOCK_BYTES", 4 * 9 * 40 * 42 * 8)  # 8 channels
     x = RNG.standard_normal((1, 70, 40, 40)).astype(np.float32)  # > 1 channel block
     w = RNG.standard_normal((70, 1, 3, 3)).astype(np.float32)
     args = [[1, 1], [1, 1], "EXPLICIT", 70, [1, 1]]
@@ -171,7 +171,7 @@ def test_depthwise_many_channels_spans_several_blocks_and_nhwc(monkeypatch):
        dh=st.integers(1, 2), dw=st.integers(1, 2), pads=st.lists(st.integers(0, 3), min_size=4,
                                                                   max_size=4))
 def test_depthwise_any_stride_dilation_and_padding(c, m, kh, kw, h, w, sh, sw, dh, dw, pads):
-    """The stride-phase tap sum equals the definition for every geometry with an output."""
+    """Columns over stride phases give the definition for every geometry with an output."""
     ho = (h + pads[0] + pads[1] - (dh * (kh - 1) + 1)) // sh + 1
     wo = (w + pads[2] + pads[3] - (dw * (kw - 1) + 1)) // sw + 1
     assume(ho > 0 and wo > 0)
