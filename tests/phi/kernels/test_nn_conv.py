@@ -184,6 +184,25 @@ def test_depthwise_any_stride_dilation_and_padding(c, m, kh, kw, h, w, sh, sw, d
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 2), groups=st.integers(1, 2), cg=st.integers(1, 3), og=st.integers(1, 2),
+       kh=st.integers(1, 4), kw=st.integers(1, 4), h=st.integers(1, 8), w=st.integers(1, 8),
+       sh=st.integers(1, 3), sw=st.integers(1, 3), dh=st.integers(1, 2), dw=st.integers(1, 2),
+       pads=st.lists(st.integers(0, 3), min_size=4, max_size=4))
+def test_grouped_conv_any_geometry(n, groups, cg, og, kh, kw, h, w, sh, sw, dh, dw, pads):
+    """Phase-flattened im2col + GEMM gives the definition for every geometry with an output
+    (1x1 with stride 1 and no padding takes the no-copy path)."""
+    ho = (h + pads[0] + pads[1] - (dh * (kh - 1) + 1)) // sh + 1
+    wo = (w + pads[2] + pads[3] - (dw * (kw - 1) + 1)) // sw + 1
+    assume(ho > 0 and wo > 0)
+    x = RNG.standard_normal((n, groups * cg, h, w)).astype(np.float32)
+    f = RNG.standard_normal((groups * og, cg, kh, kw)).astype(np.float32)
+    got = conv(x, f, (sh, sw), pads, dilations=(dh, dw), groups=groups)
+    want = reference_conv(x, f, (sh, sw), pads, (dh, dw), groups)
+    assert got.shape == want.shape and got.flags.c_contiguous
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
 def test_outputs_do_not_alias_inputs():
     x = RNG.standard_normal((1, 1, 3, 3)).astype(np.float32)
     w = np.ones((1, 1, 1, 1), np.float32)
