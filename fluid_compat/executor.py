@@ -90,16 +90,19 @@ _NOT_TENSORS = (VarType.FEED_MINIBATCH, VarType.FETCH_LIST, VarType.RAW, VarType
 
 
 class RunStats:
-    """Counts of the last run: ops on phi kernels, on fluid kernels, CPU fallbacks."""
+    """Counts of the last run: ops on phi kernels, on fluid kernels, CPU fallbacks, and the ops
+    replayed inside fused steps (``fused_ops`` in ``fused_steps``: operators/fusion.py)."""
 
-    __slots__ = ("phi", "fluid", "fallback", "ops")
+    __slots__ = ("phi", "fluid", "fallback", "ops", "fused_ops", "fused_steps")
 
     def __init__(self) -> None:
         self.phi = self.fluid = self.fallback = self.ops = 0
+        self.fused_ops = self.fused_steps = 0
 
     def __repr__(self) -> str:
         return (f"RunStats(ops={self.ops}, phi={self.phi}, fluid={self.fluid}, "
-                f"fallback={self.fallback})")
+                f"fallback={self.fallback}, fused_ops={self.fused_ops}, "
+                f"fused_steps={self.fused_steps})")
 
 
 class _Plan:
@@ -155,6 +158,7 @@ class _Plan:
         self.unfused_steps = [(r, rel, 1) for r, rel in zip(self.runners, release, strict=True)]
         self.steps = self.unfused_steps
         self.fusion_checked = False
+        self.last_run_fused = False
 
     def fuse(self) -> None:
         """Merge the fusable chains (fluid_compat.operators.fusion) of a plan that ran once."""
@@ -226,6 +230,7 @@ class Executor:
         for name, t in tensors.items():
             plan.feed_vars[name].value = t
         steps = plan.steps if FLAGS["FLAGS_fuse_conv_bn"] else plan.unfused_steps
+        plan.last_run_fused = steps is not plan.unfused_steps
         if progress is None:
             for step, release, _ in steps:
                 step()
@@ -317,4 +322,9 @@ def _stats(plan: _Plan) -> RunStats:
             stats.fluid += 1
         if choice.fallback:
             stats.fallback += 1
+    if plan.last_run_fused:
+        for step, _, count in plan.steps:
+            if count > 1 and step.armed:
+                stats.fused_steps += 1
+                stats.fused_ops += count
     return stats

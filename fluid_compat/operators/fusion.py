@@ -174,6 +174,12 @@ class ConvEpilogueStep:
         out_var.value = DenseTensor(y, dtype, place, layout)
         return None
 
+    @property
+    def armed(self) -> bool:
+        """Whether the last call ran fused (False after a fallback to the members that could
+        not re-arm)."""
+        return self._conv is not None
+
     def _unfused(self) -> None:
         for runner in self.members:
             runner()

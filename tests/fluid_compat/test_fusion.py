@@ -148,7 +148,9 @@ def test_fused_chain_equals_op_by_op(act, depthwise):
     assert not finite[0] and finite[1]
     np.testing.assert_allclose(runs[-1][1], _by_hand(x, scope, act, depthwise)[1], rtol=1e-4,
                                atol=1e-4)
-    assert exe.last_stats.ops == len(program.desc.global_block.ops)
+    stats = exe.last_stats
+    assert stats.ops == len(program.desc.global_block.ops)
+    assert (stats.fused_steps, stats.fused_ops) == (1, len(step.members))
 
 
 @pytest.mark.parametrize("kw", [{"is_test": False}, {"extra_reader": "conv"},
@@ -231,6 +233,7 @@ def test_flag_off_runs_op_by_op():
     set_flags({"FLAGS_fuse_conv_bn": False})
     out = exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)[0]
     assert step.runs == 1 and all(m.runs == 3 for m in step.members)
+    assert exe.last_stats.fused_ops == 0
     np.testing.assert_array_equal(out, _reference(program, scope, {"x": x}, [last])[0])
 
 

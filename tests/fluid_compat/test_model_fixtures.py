@@ -141,3 +141,17 @@ def test_model_op_by_op_kernel_choices_match_paddle(model):
         ref = np.load(d / run1["outputs"][i]["file"])
         np.testing.assert_allclose(np.asarray(values[name]), ref, rtol=1e-4, atol=1e-4,
                                    err_msg=f"{model} fetch {i}")
+
+
+@pytest.mark.parametrize("model", [*MODELS, "while_loop", "cond_block"])
+def test_fluid_compat_run_matches_paddle(model, capsys):
+    """The command line on the same fixtures: `fluid-compat run PREFIX --feed ... --expect DIR`,
+    three planned runs (the later ones replay cached decisions and fused steps)."""
+    from fluid_compat.cli import main
+
+    d = FIXTURES / model
+    run = _meta(model)["runs"][0]
+    feeds = [a for name, item in run["inputs"].items()
+             for a in ("--feed", f"{name}={d / item['file']}")]
+    assert main(["run", str(d / "inference"), *feeds, "--expect", str(d), "--repeat", "3"]) == 0
+    assert "mismatch" not in capsys.readouterr().out.lower()
