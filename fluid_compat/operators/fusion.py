@@ -25,6 +25,9 @@ from __future__ import annotations
 from phi import flags
 from phi.common.data_type import DataType
 from phi.core.tensor import DenseTensor
+from phi.kernels import activation as activation_kernels
+from phi.kernels import conv as conv_kernels
+from phi.kernels import norm as norm_kernels
 from phi.kernels.conv import conv2d_compute
 from phi.kernels.norm import global_stats_coefficients
 
@@ -36,8 +39,12 @@ _FLAG = "FLAGS_fuse_conv_bn"
 flags.define_flag(_FLAG, bool, True, "Replay conv2d -> batch_norm (running statistics) "
                   "[-> relu/relu6] chains of planned programs as one in-place step.")
 
-_CONV_KERNELS = ("conv2d", "depthwise_conv2d")
-_BN_KERNELS = ("batch_norm", "batch_norm_infer")
+# the kernels whose arithmetic a fused step reproduces (by function: a kernel registered in
+# their place under the same name is never bypassed)
+_CONV_KERNELS = {"conv2d": conv_kernels.conv2d, "depthwise_conv2d": conv_kernels.depthwise_conv2d}
+_BN_KERNELS = {"batch_norm": norm_kernels.batch_norm,
+               "batch_norm_infer": norm_kernels.batch_norm_infer}
+_ACTIVATION_KERNELS = {"relu": activation_kernels.relu, "relu6": activation_kernels.relu6}
 
 
 def _inplace_relu(xp, y) -> None:
@@ -56,12 +63,15 @@ def _choice(runner: BoundRunner):
 
 
 def _kernel_name(runner: BoundRunner) -> str | None:
+    """The phi kernel the runner replays, when it is one of this module's (CPU, not shadowed)."""
     choice = _choice(runner)
     if choice is None or not choice.is_phi or getattr(runner.op, "shadow", None) is not None:
         return None
     if choice.dev_ctx.place.device_type != "cpu":
         return None
-    return choice.phi_kernel.name
+    name = choice.phi_kernel.name
+    known = {**_CONV_KERNELS, **_BN_KERNELS, **_ACTIVATION_KERNELS}.get(name)
+    return name if known is not None and choice.phi_kernel.fn is known else None
 
 
 def _attrs(runner: BoundRunner) -> dict:
