@@ -29,7 +29,7 @@ def _fusion_on():
     set_flags({"FLAGS_fuse_conv_bn": True})
 
 
-def _program(*, act="relu6", is_test=True, depthwise=False, extra_reader=None):
+def _program(*, act="relu6", is_test=True, depthwise=False, extra_reader=None, layout="NCHW"):
     """x -> conv2d (3x3, pad 1) -> batch_norm -> [act] -> out; ``extra_reader``: a scale op that
     also reads that intermediate ("conv" or "bn")."""
     desc = ProgramDesc()
@@ -44,7 +44,7 @@ def _program(*, act="relu6", is_test=True, depthwise=False, extra_reader=None):
     block.append_op("depthwise_conv2d" if depthwise else "conv2d",
                     {"Input": ["x"], "Filter": ["w"]}, {"Output": ["conv_out"]},
                     {"strides": [1, 1], "paddings": [1, 1], "dilations": [1, 1],
-                     "groups": C if depthwise else 1, "data_format": "NCHW",
+                     "groups": C if depthwise else 1, "data_format": layout,
                      "padding_algorithm": "EXPLICIT"})
     block.append_op("batch_norm",
                     {"X": ["conv_out"], "Mean": ["mean"], "Variance": ["var"],
@@ -52,7 +52,7 @@ def _program(*, act="relu6", is_test=True, depthwise=False, extra_reader=None):
                     {"Y": ["bn_out"], "MeanOut": ["mean"], "VarianceOut": ["var"],
                      "SavedMean": ["saved_mean"], "SavedVariance": ["saved_var"]},
                     {"is_test": is_test, "epsilon": 1e-5, "momentum": 0.9,
-                     "data_layout": "NCHW"})
+                     "data_layout": layout})
     last = "bn_out"
     if act is not None:
         block.append_op(act, {"X": ["bn_out"]}, {"Out": ["out"]}, {})
@@ -207,6 +207,22 @@ def test_new_batch_size_and_new_parameters_take_effect():
     assert step.runs == 4
     assert_close_to_op_by_op(out, _reference(program, scope, {"x": x4}, [last])[0])
     np.testing.assert_allclose(out, _by_hand(x4, scope, "relu6"), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("depthwise", [False, True])
+def test_nhwc_chain_fuses_and_equals_nchw(depthwise):
+    nchw, last = _program(depthwise=depthwise)
+    nhwc, _ = _program(depthwise=depthwise, layout="NHWC")
+    scope = _scope(depthwise)
+    x = RNG.standard_normal((2, C, 8, 8)).astype(np.float32)
+    x_nhwc = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    exe = Executor()
+    for _ in range(3):
+        out = exe.run(nhwc, feed={"x": x_nhwc}, fetch_list=[last], scope=scope)[0]
+    assert len(_fused_steps(exe)) == 1
+    assert_close_to_op_by_op(out, _reference(nhwc, scope, {"x": x_nhwc}, [last])[0])
+    want = _reference(nchw, scope, {"x": x}, [last])[0]
+    assert_close_to_op_by_op(out, np.ascontiguousarray(want.transpose(0, 2, 3, 1)))
 
 
 def test_progress_counts_every_op_of_a_fused_step():
