@@ -203,6 +203,21 @@ def test_grouped_conv_any_geometry(n, groups, cg, og, kh, kw, h, w, sh, sw, dh, 
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("kw", [1, 3])
+@pytest.mark.parametrize("data_format", ["NCHW", "NHWC"])
+def test_results_survive_the_next_call(kw, data_format):
+    """Work arrays are reused between calls: a result never lives in one."""
+    x = RNG.standard_normal((1, 4, 6, 6)).astype(np.float32)
+    if data_format == "NHWC":
+        x = np.ascontiguousarray(x.transpose(0, 2, 3, 1))
+    w = RNG.standard_normal((4, 1, kw, kw)).astype(np.float32)
+    args = [[1, 1], [kw // 2, kw // 2], "EXPLICIT", 4, [1, 1], data_format]
+    first = run_kernel("depthwise_conv2d", [x, w], args)
+    kept = first.copy()
+    run_kernel("depthwise_conv2d", [x * 2 + 1, w * 3], args)
+    np.testing.assert_array_equal(first, kept)
+
+
 def test_outputs_do_not_alias_inputs():
     x = RNG.standard_normal((1, 1, 3, 3)).astype(np.float32)
     w = np.ones((1, 1, 1, 1), np.float32)
