@@ -1,7 +1,9 @@
 """Small real models saved by Paddle 2.6.2 (tests/fixtures/models, made by
-tools/fixtures/gen_models.py): paddle.vision's mobilenet_v3_small and shufflenet_v2 (narrowed)
-and inception_v3 (every width divided by 32), DenseNet-, Inception- and ResNet-style models built
-from paddle.nn, paddle.nn.Transformer and a bidirectional two-layer paddle.nn.LSTM. Each runs
+tools/fixtures/gen_models.py): paddle.vision's mobilenet_v3_small, mobilenet_v2 and
+shufflenet_v2 (narrowed), inception_v3 and squeezenet1_1 (every width divided by 32 / 8), a tiny
+ResNeXt from its ResNet and BottleneckBlock (grouped convs) and LeNet, DenseNet-, Inception- and
+ResNet-style models built from paddle.nn, paddle.nn.Transformer, a tiny BERT-style encoder and a
+bidirectional two-layer paddle.nn.LSTM. Each runs
 unchanged through load_inference_model + Executor and matches Paddle's recorded outputs (float32:
 rtol 1e-4, atol 1e-4); op by op, every op picks the expected kernel key, KernelSignature and phi
 kernel key Paddle recorded.
@@ -32,6 +34,11 @@ MODELS = [
     "transformer_tiny",
     "lstm_tiny",
     "inception_v3_small",
+    "bert_tiny",
+    "mobilenet_v2_small",
+    "resnext_tiny",
+    "squeezenet_small",
+    "lenet",
 ]
 # model -> reason, for fixtures whose ops are not implemented yet (none at the moment)
 NOT_YET: dict[str, str] = {}
