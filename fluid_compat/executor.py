@@ -229,7 +229,8 @@ class Executor:
             self._plans[key] = plan
         for name, t in tensors.items():
             plan.feed_vars[name].value = t
-        steps = plan.steps if FLAGS["FLAGS_fuse_conv_bn"] else plan.unfused_steps
+        fuse = FLAGS["FLAGS_fuse_conv_bn"]
+        steps = plan.steps if fuse else plan.unfused_steps
         plan.last_run_fused = steps is not plan.unfused_steps
         if progress is None:
             for step, release, _ in steps:
@@ -244,7 +245,7 @@ class Executor:
                     var.value = None
                 done += count
                 progress(done, total)
-        if not plan.fusion_checked:
+        if fuse and not plan.fusion_checked:  # after a whole run op by op: the runners learned
             plan.fuse()
         self._last_plan = plan
         out = []

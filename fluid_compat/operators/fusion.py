@@ -210,8 +210,6 @@ def _released_at(release: list, var) -> bool:
 
 def find_conv_epilogues(runners: list[BoundRunner], release: list[list]) -> list[tuple[int, int]]:
     """(start, stop) runner index ranges that form fusable chains (module doc)."""
-    if not flags.FLAGS[_FLAG]:
-        return []
     found = []
     i = 0
     n = len(runners)

@@ -225,6 +225,23 @@ def test_nhwc_chain_fuses_and_equals_nchw(depthwise):
     assert_close_to_op_by_op(out, np.ascontiguousarray(want.transpose(0, 2, 3, 1)))
 
 
+def test_flag_turned_on_later_fuses_then():
+    program, last = _program()
+    scope = _scope()
+    exe = Executor()
+    x = RNG.standard_normal((1, C, 8, 8)).astype(np.float32)
+    set_flags({"FLAGS_fuse_conv_bn": False})
+    for _ in range(2):
+        exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)
+    assert _fused_steps(exe) == []
+    set_flags({"FLAGS_fuse_conv_bn": True})
+    for _ in range(2):
+        out = exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)[0]
+    (step,) = _fused_steps(exe)
+    assert step.runs == 1
+    assert_close_to_op_by_op(out, _reference(program, scope, {"x": x}, [last])[0])
+
+
 def test_progress_counts_every_op_of_a_fused_step():
     program, last = _program()
     scope = _scope()
