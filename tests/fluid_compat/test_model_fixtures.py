@@ -13,6 +13,7 @@ a failure the day it passes."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -85,20 +86,22 @@ def test_model_matches_paddle(model):
             got = np.asarray(got)
             assert got.shape == ref.shape and got.dtype == ref.dtype
             np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4, err_msg=model)
+    # the planned program's own decisions (block 0) are among those Paddle's trace recorded
+    checked, bad = CHECKER.check_choices(exe._last_plan.ops, _meta(model))
+    assert checked and not bad, bad
 
 
-def _recorded_choices(meta: dict) -> dict[str, set[tuple]]:
-    """op type -> the (expected kernel key, signature, phi kernel key) Paddle recorded."""
-    records = meta.get("kernel_trace") or meta.get("kernel_trace_summary") or []
-    out: dict[str, set[tuple]] = {}
-    for r in records:
-        if r.get("depth", 0) or not r.get("expected_kernel_key"):
-            continue
-        sig = (r.get("kernel_signature") or {}).get("raw") if r.get("run_phi_kernel") else None
-        out.setdefault(r["op_type"], set()).add(
-            (r["expected_kernel_key"], sig, r.get("phi_kernel_key") if sig else None)
-        )
-    return out
+def _checker():
+    """tools/fixtures/check_with_project.py (dev tool, no paddle): the rule that reads Paddle's
+    recorded kernel choices lives there once."""
+    path = Path(__file__).resolve().parents[2] / "tools" / "fixtures" / "check_with_project.py"
+    spec = importlib.util.spec_from_file_location("check_with_project", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CHECKER = _checker()
 
 
 @pytest.mark.parametrize("model", _params())
@@ -110,7 +113,7 @@ def test_model_op_by_op_kernel_choices_match_paddle(model):
 
     d = FIXTURES / model
     meta = _meta(model)
-    recorded = _recorded_choices(meta)
+    recorded = CHECKER.recorded_choices(meta)
     prog = ProgramDesc.parse_from_string((d / "inference.pdmodel").read_bytes())
     values = {}
     if (d / "inference.pdiparams").exists():
@@ -137,9 +140,7 @@ def test_model_op_by_op_kernel_choices_match_paddle(model):
         if op.type not in recorded:
             continue
         (choice,) = operator.kernel_choices().values()
-        mine = (str(choice.expected),
-                str(choice.signature) if choice.is_phi else None,
-                str(choice.phi_kernel.key) if choice.is_phi else None)
+        mine = CHECKER.choice_key(choice)
         assert mine in recorded[op.type], (op.type, mine, recorded[op.type])
         checked += 1
     assert checked
