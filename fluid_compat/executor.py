@@ -325,7 +325,7 @@ def _stats(plan: _Plan) -> RunStats:
             stats.fallback += 1
     if plan.last_run_fused:
         for step, _, count in plan.steps:
-            if count > 1 and step.armed:
+            if count > 1 and step.last_fused:
                 stats.fused_steps += 1
                 stats.fused_ops += count
     return stats

@@ -47,15 +47,8 @@ _BN_KERNELS = {"batch_norm": norm_kernels.batch_norm,
 _ACTIVATION_KERNELS = {"relu": activation_kernels.relu, "relu6": activation_kernels.relu6}
 
 
-def _inplace_relu(xp, y) -> None:
-    xp.fmax(y, y.dtype.type(0), out=y)  # phi relu: fmax(x, 0)
-
-
-def _inplace_relu6(xp, y) -> None:
-    xp.clip(y, y.dtype.type(0), y.dtype.type(6), out=y)  # phi relu6: clip(x, 0, 6)
-
-
-_ACTIVATIONS = {"relu": _inplace_relu, "relu6": _inplace_relu6}
+# the activation kernels' own arithmetic, applied in place
+_ACTIVATIONS = {"relu": activation_kernels.relu_values, "relu6": activation_kernels.relu6_values}
 
 
 def _choice(runner: BoundRunner):
@@ -92,12 +85,13 @@ class ConvEpilogueStep:
     """One plan step standing for the runners ``members`` (conv, batch_norm[, activation])."""
 
     __slots__ = ("members", "release", "_conv", "_bn_inputs", "_bn_guards", "_epsilon",
-                 "_axis", "_act", "_out", "_xp", "_fold", "runs")
+                 "_bshape", "_act", "_out", "_xp", "_fold", "runs", "last_fused")
 
     def __init__(self, members: list[BoundRunner], release: list) -> None:
         self.members = members
         self.release = release
         self.runs = 0
+        self.last_fused = False  # whether the last call ran as one step
         self._arm()
 
     def _arm(self) -> bool:
@@ -122,7 +116,8 @@ class ConvEpilogueStep:
         self._bn_guards = tuple(guards.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
         attrs = _attrs(bn)
         self._epsilon = attrs["epsilon"]
-        self._axis = 3 if attrs["data_layout"] == "NHWC" else 1
+        axis = 3 if attrs["data_layout"] == "NHWC" else 1
+        self._bshape = tuple(-1 if i == axis else 1 for i in range(4))  # per-channel vectors
         self._act = _ACTIVATIONS[_kernel_name(act[0])] if act else None
         last = act[0] if act else bn
         if act:
@@ -162,6 +157,7 @@ class ConvEpilogueStep:
                 return self._unfused()
             stats.append(t.data)
         self.runs += 1  # fused runs (a fallback to the members does not count)
+        self.last_fused = True
         for runner in self.members:  # each member's decision replayed (fused)
             runner.runs += 1
             runner.fast_runs += 1
@@ -175,22 +171,16 @@ class ConvEpilogueStep:
             y = conv2d_compute(ctx, x, w, *attrs, bias=new_bias)
         else:
             y = conv2d_compute(ctx, x, w, *attrs)
-            shape = tuple(-1 if i == self._axis else 1 for i in range(y.ndim))
-            xp.multiply(y, xp.reshape(new_scale, shape), out=y)
-            xp.add(y, xp.reshape(new_bias, shape), out=y)
+            xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
+            xp.add(y, xp.reshape(new_bias, self._bshape), out=y)
         if self._act is not None:
-            self._act(xp, y)
+            self._act(xp, y, out=y)
         out_var, dtype, place, layout = self._out
         out_var.value = DenseTensor(y, dtype, place, layout)
         return None
 
-    @property
-    def armed(self) -> bool:
-        """Whether the last call ran fused (False after a fallback to the members that could
-        not re-arm)."""
-        return self._conv is not None
-
     def _unfused(self) -> None:
+        self.last_fused = False
         for runner in self.members:
             runner()
         self._arm()

@@ -46,7 +46,7 @@ def _batch_norm(ctx, x, mean, variance, scale, bias, momentum: float, epsilon: f
     bias = xp.zeros((c,), dtype=dt) if bias is None else bias
     with quiet(xp):
         if global_stats:
-            inv_std = one / xp.sqrt(variance + eps)
+            inv_std = _running_inv_std(xp, variance, epsilon, dt)
             used_mean = mean
             saved_mean = xp.zeros((c,), dtype=dt)
             saved_var = xp.zeros((c,), dtype=dt)
@@ -79,12 +79,17 @@ def _affine_coefficients(inv_std, mean, scale, bias):
     return new_scale, bias - mean * inv_std * scale
 
 
+def _running_inv_std(xp, variance, epsilon: float, dtype):
+    """1 / sqrt(variance + static_cast<T>(epsilon)) of the running variance, in T."""
+    return xp.asarray(1, dtype=dtype) / xp.sqrt(variance + xp.asarray(epsilon, dtype=dtype))
+
+
 def global_stats_coefficients(xp, mean, variance, scale, bias, epsilon: float, dtype):
     """(new_scale, new_bias) of batch_norm with the running statistics, computed exactly as the
     kernel does: y = x * new_scale + new_bias per channel (scale / bias None: 1 / 0)."""
     c = mean.shape[0]
     with quiet(xp):
-        inv_std = xp.asarray(1, dtype=dtype) / xp.sqrt(variance + xp.asarray(epsilon, dtype=dtype))
+        inv_std = _running_inv_std(xp, variance, epsilon, dtype)
         scale = xp.ones((c,), dtype=dtype) if scale is None else scale
         bias = xp.zeros((c,), dtype=dtype) if bias is None else bias
         return _affine_coefficients(inv_std, mean, scale, bias)

@@ -196,9 +196,11 @@ def test_new_batch_size_and_new_parameters_take_effect():
     x4 = RNG.standard_normal((4, C, 8, 8)).astype(np.float32)  # guards fail: op by op, re-arm
     out4 = exe.run(program, feed={"x": x4}, fetch_list=[last], scope=scope)[0]
     np.testing.assert_array_equal(out4, _reference(program, scope, {"x": x4}, [last])[0])
+    assert exe.last_stats.fused_ops == 0  # that run went op by op
     assert step._conv is not None
     again = exe.run(program, feed={"x": x4}, fetch_list=[last], scope=scope)[0]
     assert step.runs == 3  # fused again at the new size
+    assert exe.last_stats.fused_ops == 3
     assert_close_to_op_by_op(again, out4)
     # parameters replaced (as loading or an optimizer does) and mutated in place: both seen
     scope.find_var("scale").value = DenseTensor.from_numpy(np.full(C, 0.5, np.float32))
