@@ -43,6 +43,12 @@ ISSUE5_OPS = frozenset({
 })
 
 
+def fixture_op_types() -> frozenset[str]:
+    """Every op type with a committed tools/fixtures case (each of them must run)."""
+    return frozenset(json.loads(p.read_text())["op_type"] for p in FIXTURES.glob("*.json")
+                     if p.name != "index.json")
+
+
 def case_names(ops=ISSUE3_OPS, *, status: str | None = "ok") -> list[str]:
     """Names of the corpus cases (when the corpus is present) and fixture cases of ``ops``."""
     out = []

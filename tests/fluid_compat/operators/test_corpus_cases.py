@@ -1,6 +1,7 @@
-"""Every corpus (and tools/fixtures) single-op case of the issue-3 and issue-5 ops runs through
-run_op and matches Paddle 2.6.2: outputs within the case's tolerance, and the expected kernel key,
-KernelSignature and phi kernel key Paddle recorded."""
+"""Every committed tools/fixtures single-op case (any op type), and every corpus case of the ops
+of issues 3 and 5 and of the op types with fixtures, runs through run_op and matches Paddle 2.6.2:
+outputs within the case's tolerance, and the expected kernel key, KernelSignature and phi kernel
+key Paddle recorded."""
 
 from __future__ import annotations
 
@@ -16,10 +17,12 @@ from tests.fluid_compat.operators.corpus_cases import (
     case_inputs,
     case_names,
     case_outputs,
+    fixture_op_types,
     load_case,
 )
 
-OK_CASES = case_names(ISSUE3_OPS | ISSUE5_OPS) or ["elementwise_add_y_trailing1", "scale_before",
+OPS = ISSUE3_OPS | ISSUE5_OPS | fixture_op_types()
+OK_CASES = case_names(OPS) or ["elementwise_add_y_trailing1", "scale_before",
                                                    "reshape2_shape_tensor"]
 
 
@@ -63,7 +66,7 @@ def test_case_matches_paddle(name):
             assert not choice.is_phi
 
 
-ERROR_CASES = case_names(ISSUE3_OPS | ISSUE5_OPS, status="run_error") or []
+ERROR_CASES = case_names(OPS, status="run_error") or []
 
 
 @pytest.mark.parametrize("name", ERROR_CASES)
