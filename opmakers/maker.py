@@ -467,10 +467,10 @@ class OpDef:
 
 
 class OpFamily:
-    """The ordered op definitions of one module of ``opmakers/ops``.
+    """An ordered group of op definitions written in the DSL (custom ops of a plug-in).
 
-    ``@FAMILY.op("conv2d")`` records a definition in this family (nowhere else); the registry
-    reads the families listed in ``opmakers.ops.FAMILIES``.  Defining an op twice raises.
+    ``@FAMILY.op("my_op")`` records a definition in this family (nowhere else); pass
+    ``family.definitions()`` to `opmakers.register_op`.  Defining an op twice raises.
     """
 
     def __init__(self, name: str) -> None:

@@ -1,7 +1,7 @@
 """The registry of legacy op descriptions: op type -> OpProto and runtime attributes.
 
-Its contents are the families listed in ``opmakers.ops.FAMILIES`` (an explicit list, so they
-do not depend on what else was imported) plus what `register_op` adds, e.g. a custom op of a
+Its contents are every op of ``opmakers/op_defs.json`` (Paddle 2.6.2's 784 legacy ops, read on
+the first lookup: `opmakers.data`) plus what `register_op` adds, e.g. a custom op of a
 plug-in.  Each proto is built from its definition on first use and then kept.  Defining or
 registering an op type twice raises AlreadyExists; a failed lookup raises NotFound naming the
 op and the registered types closest to it.
@@ -10,9 +10,10 @@ op and the registered types closest to it.
 from __future__ import annotations
 
 import difflib
+import threading
 
+from opmakers.data import load_op_defs
 from opmakers.maker import AttrProto, OpDef, OpProto
-from opmakers.ops import FAMILIES
 from phi.core.errors import AlreadyExists, NotFound
 
 __all__ = [
@@ -25,41 +26,45 @@ __all__ = [
     "runtime_attrs_or_empty",
 ]
 
-_DEFS: dict[str, OpDef] = {}
+_CUSTOM: dict[str, OpDef] = {}
+_DEFS: dict[str, OpDef] = {}  # the data file's entries and the custom ones, filled on first use
 _BUILT: dict[str, tuple[OpProto, tuple[AttrProto, ...]]] = {}
+_LOCK = threading.Lock()
 
 
-def _add(op_def: OpDef) -> None:
-    previous = _DEFS.get(op_def.type)
-    if previous is not None:
-        raise AlreadyExists(f"op {op_def.type} is defined by family {previous.family} and again "
-                            f"by {op_def.family}")
-    _DEFS[op_def.type] = op_def
-
-
-for _family in FAMILIES:
-    for _op_def in _family.definitions():
-        _add(_op_def)
+def _defs() -> dict[str, OpDef]:
+    if not _DEFS:
+        with _LOCK:
+            if not _DEFS:
+                _DEFS.update({**load_op_defs(), **_CUSTOM})
+    return _DEFS
 
 
 def register_op(op_def: OpDef) -> None:
     """Add a definition (a custom op); AlreadyExists if its type is registered."""
-    _add(op_def)
+    defs = _defs()
+    with _LOCK:
+        previous = defs.get(op_def.type)
+        if previous is not None:
+            raise AlreadyExists(f"op {op_def.type} is defined by family {previous.family} and "
+                                f"again by {op_def.family}")
+        _CUSTOM[op_def.type] = op_def
+        defs[op_def.type] = op_def
 
 
 def has_op(op_type: str) -> bool:
     """Whether `op_type` is registered."""
-    return op_type in _DEFS
+    return op_type in _defs()
 
 
 def all_op_types() -> tuple[str, ...]:
     """Every registered op type, sorted."""
-    return tuple(sorted(_DEFS))
+    return tuple(sorted(_defs()))
 
 
 def get_op_def(op_type: str) -> OpDef:
     """The definition of `op_type`; NotFound names close matches."""
-    op_def = _DEFS.get(op_type)
+    op_def = _defs().get(op_type)
     if op_def is None:
         raise NotFound(_not_found_message(op_type))
     return op_def
@@ -68,7 +73,7 @@ def get_op_def(op_type: str) -> OpDef:
 def _built(op_type: str) -> tuple[OpProto, tuple[AttrProto, ...]]:
     built = _BUILT.get(op_type)
     if built is None:
-        built = get_op_def(op_type).make()
+        built = get_op_def(op_type).make()  # the same value whichever thread builds it first
         _BUILT[op_type] = built
     return built
 
@@ -90,11 +95,11 @@ def get_runtime_attrs(op_type: str) -> tuple[AttrProto, ...]:
 
 def runtime_attrs_or_empty(op_type: str) -> tuple[AttrProto, ...]:
     """`get_runtime_attrs`, or ``()`` for an unregistered op type."""
-    return _built(op_type)[1] if op_type in _DEFS else ()
+    return _built(op_type)[1] if op_type in _defs() else ()
 
 
 def _not_found_message(op_type: str) -> str:
-    close = difflib.get_close_matches(op_type, list(_DEFS), n=5, cutoff=0.6)
+    close = difflib.get_close_matches(op_type, list(_defs()), n=5, cutoff=0.6)
     hint = f" Close matches: {', '.join(close)}." if close else ""
-    return (f"operator {op_type!r} is not registered in opmakers ({len(_DEFS)} ops are).{hint} "
+    return (f"operator {op_type!r} is not registered in opmakers ({len(_defs())} ops are).{hint} "
             "Use opmakers.all_op_types() to list them.")

@@ -173,3 +173,16 @@ def decode_op_attrs(program_desc: bytes) -> list[tuple[str, dict[str, tuple[Attr
         decoded = (_decode_attr(v) for n, _, v in fields if n == 4)
         ops.append((op_type, {name: (t, value) for name, t, value in decoded}))
     return ops
+
+
+def sample_value(attr_type: AttrType, *, empty: bool = False) -> Any:
+    """A valid value of `attr_type` for a required attribute (a list: [] when `empty`)."""
+    from opmakers import VarRef
+    from opmakers.attr_types import LIST_TYPES
+
+    if attr_type in LIST_TYPES:
+        if empty or attr_type in (AttrType.VARS, AttrType.BLOCKS):
+            return []
+        return [sample_value(LIST_TYPES[attr_type])]
+    return {AttrType.STRING: "x", AttrType.BOOLEAN: False, AttrType.VAR: VarRef("v"),
+            AttrType.FLOAT: 0.0, AttrType.FLOAT64: 0.0}.get(attr_type, 0)

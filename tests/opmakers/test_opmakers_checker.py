@@ -10,6 +10,7 @@ import pytest
 import opmakers
 from opmakers import GENERATED_ATTR_NAMES, AttrType, OpMaker, VarRef, check_attrs
 from phi.core.errors import InvalidArgument
+from tests.opmakers.opmakers_testlib import sample_value
 
 
 def proto(op_type: str) -> opmakers.OpProto:
@@ -201,7 +202,7 @@ GENERATED_VALUES = {
 @pytest.mark.parametrize("op_type", opmakers.all_op_types())
 def test_generated_attrs_accepted(op_type: str) -> None:
     p = proto(op_type)
-    required = {a.name: [0] if a.type is AttrType.INTS else 0 for a in p.attrs if a.required}
+    required = {a.name: sample_value(a.type) for a in p.attrs if a.required}
     filled = check_attrs(p, {**required, **GENERATED_VALUES})
     for name, value in GENERATED_VALUES.items():
         assert filled[name] == value

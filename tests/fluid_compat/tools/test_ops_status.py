@@ -89,7 +89,9 @@ def test_all_adds_every_paddle_op_type(capsys):
     assert len(names) == 784 and "conv2d" in names and names == sorted(names)
     rows = collect(include_paddle=True)
     t = totals(rows)
-    assert t["ops"] >= 784 and t["status"]["not-described"] > 0
+    # every Paddle op has its OpProto (opmakers/op_defs.json); many have no kernel yet
+    assert t["ops"] >= 784 and t["status"].get("not-described", 0) == 0
+    assert t["status"]["description-only"] > 0
     assert set(t["status"]) <= set(STATUSES)
     described = {r.op_type for r in rows if r.status != "not-described"}
     assert described >= BOTH_KERNEL_OPS

@@ -1,0 +1,73 @@
+"""Op definitions read from data: ``opmakers/op_defs.json`` (Paddle 2.6.2's OpProtos).
+
+Every legacy op Paddle 2.6.2 registers (784) is one JSON object of that file, written by
+``tools/gen_opmakers.py`` from Paddle's published op data.  Paddle keeps its op descriptions
+as data too (``ops.yaml``, ``op_compat.yaml``); generated Python for 784 ops would be ~15k
+lines of near-identical functions.  An entry is declared through the OpMaker DSL on first use
+(`OpDef.make`), so a data entry gets the same checks as a hand-written definition: default
+types, checkers, clashes with the generated attributes.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from opmakers.attr_types import AttrType
+from opmakers.maker import OpDef, OpMaker
+
+__all__ = ["OP_DEFS_JSON", "load_op_defs"]
+
+OP_DEFS_JSON = Path(__file__).with_name("op_defs.json")
+
+_FLOATS = frozenset({"FLOAT", "FLOAT64", "SCALAR", "FLOATS", "FLOAT64S", "SCALARS"})
+
+
+def _value(attr_type: str, value: Any) -> Any:
+    """JSON has no inf / nan: the generator writes them as text."""
+    if attr_type in _FLOATS:
+        if isinstance(value, list):
+            return [float(v) if isinstance(v, str) else v for v in value]
+        if isinstance(value, str):
+            return float(value)
+    return value
+
+
+def _declare(entry: dict[str, Any]):
+    """The DSL definition function of one data entry."""
+
+    def define(m: OpMaker) -> None:
+        for name, *marks in entry["inputs"]:
+            var = m.add_input(name)
+            for mark in marks:
+                getattr(var, f"as_{mark}")()
+        for name, *marks in entry["outputs"]:
+            var = m.add_output(name)
+            for mark in marks:
+                getattr(var, f"as_{mark}")()
+        for attr in entry["attrs"]:
+            attr_type = AttrType[attr["type"]]
+            if "default" in attr:
+                builder = m.add_attr(attr["name"], attr_type,
+                                     default=_value(attr["type"], attr["default"]))
+            else:
+                builder = m.add_attr(attr["name"], attr_type)
+            for mark in attr.get("marks", ()):
+                getattr(builder, mark if mark == "support_tensor" else f"as_{mark}")()
+            for method, argument in attr.get("checks", ()):
+                getattr(builder, method)(argument)
+        for attr in entry.get("runtime_attrs", ()):
+            m.add_runtime_attr(attr["name"], AttrType[attr["type"]],
+                               default=_value(attr["type"], attr["default"]))
+
+    return define
+
+
+@lru_cache(maxsize=1)
+def load_op_defs(path: Path = OP_DEFS_JSON) -> dict[str, OpDef]:
+    """op type -> OpDef for every entry of the data file (read once)."""
+    data = json.loads(Path(path).read_text())
+    return {op_type: OpDef(op_type, entry["family"], _declare(entry))
+            for op_type, entry in data["ops"].items()}
