@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -411,15 +412,18 @@ class ArgMappingRegistry:
 # -- the process-wide registry ------------------------------------------------------------------
 
 _DEFAULT: list[ArgMappingRegistry] = []
+_DEFAULT_LOCK = threading.Lock()
 
 
 def default_registry() -> ArgMappingRegistry:
     """The process-wide registry: ``argmap/op_compat.yaml`` + ``argmap.irregular.FAMILIES``."""
     if not _DEFAULT:
-        # irregular modules import this module (MappingFamily), so they are imported here
-        from argmap.irregular import FAMILIES
+        with _DEFAULT_LOCK:  # built once, whichever thread asks first
+            if not _DEFAULT:
+                # irregular modules import this module (MappingFamily), so imported here
+                from argmap.irregular import FAMILIES
 
-        _DEFAULT.append(ArgMappingRegistry(compat=load_compat(), families=FAMILIES))
+                _DEFAULT.append(ArgMappingRegistry(compat=load_compat(), families=FAMILIES))
     return _DEFAULT[0]
 
 

@@ -10,11 +10,20 @@ scope's Variables, and each intermediate variable's last use computed so that it
 right after (persistables stay).  Later runs replay the plan: each op's bound runner replays its
 cached kernel decision (fluid_compat.operators.runner) — the decisions come from the same
 ``decide`` that ``run_impl`` uses.
+
+Serving from many threads: one Executor and one program may be run from any number of threads
+at once.  A plan is the per-run state (temporaries, bound runners, fused steps), so each run
+takes a plan of its own from a pool (`_PlanPool`): a thread that finds every plan busy builds
+another, which later runs reuse.  Parameters are shared (read-only in inference programs); the
+process-wide caches (kernel selection, op descriptions, the eager API) are filled under locks.
+Every plan computes the same bits for the same input (fused steps equal op-by-op runs, see
+fluid_compat.operators.fusion), so which plan serves a run never shows in its result.
 """
 
 from __future__ import annotations
 
 import difflib
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 
 from phi.common.data_type import DataType
@@ -177,8 +186,40 @@ class _Plan:
         self.steps = steps
 
 
+class _PlanPool:
+    """The plans of one program x scope x feed signature x fetch list: one per concurrent run.
+
+    `acquire` hands out a free plan or builds a new one; `release` returns it.  A plan is used
+    by one run at a time, so nothing inside it needs a lock.
+    """
+
+    def __init__(self, generation: int, build) -> None:
+        self.generation = generation
+        self._build = build
+        self._free: list[_Plan] = []
+        self._lock = threading.Lock()
+        self.plans: list[_Plan] = []  # every plan built (as many as runs were ever in flight)
+
+    def acquire(self) -> _Plan:
+        with self._lock:
+            if self._free:
+                return self._free.pop()
+            # built under the lock: plans create persistable Variables in the shared scope
+            plan = self._build()
+            self.plans.append(plan)
+            return plan
+
+    def release(self, plan: _Plan) -> None:
+        with self._lock:
+            self._free.append(plan)
+
+
 class Executor:
-    """Runs programs on one place (Paddle's ``paddle.static.Executor``)."""
+    """Runs programs on one place (Paddle's ``paddle.static.Executor``).
+
+    Safe to share between threads: concurrent runs of one program each use a plan of their own
+    (module doc); ``last_stats`` describes the calling thread's last run.
+    """
 
     def __init__(self, place: Place | str | None = None, *, pins=None,
                  shadow: bool = False) -> None:
@@ -191,13 +232,20 @@ class Executor:
         self.place = CPUPlace() if place is None else to_place(place)
         self.pins = parse_pins(pins)
         self.shadow_report = ShadowRecorder() if shadow else None
-        self._plans: dict[tuple, _Plan] = {}
-        self._last_plan: _Plan | None = None
+        self._pools: dict[tuple, _PlanPool] = {}
+        self._lock = threading.Lock()
+        self._local = threading.local()  # the calling thread's last plan (`last_stats`)
+
+    @property
+    def _last_plan(self) -> _Plan | None:
+        return getattr(self._local, "plan", None)
 
     @property
     def last_stats(self) -> RunStats:
-        """How the ops of the last run ran: phi kernels, fluid kernels, CPU fallbacks."""
-        return RunStats() if self._last_plan is None else _stats(self._last_plan)
+        """How the ops of this thread's last run ran: phi kernels, fluid kernels, CPU
+        fallbacks, fused steps."""
+        plan = self._last_plan
+        return RunStats() if plan is None else _stats(plan)
 
     def run(
         self,
@@ -222,11 +270,35 @@ class Executor:
         tensors = {name: self._feed_tensor(block, name, value) for name, value in feed.items()}
         signature = tuple((n, t.dtype, len(t.dims), t.place) for n, t in sorted(tensors.items()))
         key = (id(program), id(scope), signature, tuple(fetch_names))
-        plan = self._plans.get(key)
-        if plan is None or plan.generation != program._generation:
-            plan = _Plan(program, scope, self.place, feed_names, fetch_names, self.pins,
-                         self.shadow_report)
-            self._plans[key] = plan
+        pool = self._pools.get(key)
+        if pool is None or pool.generation != program._generation:
+            with self._lock:
+                pool = self._pools.get(key)
+                if pool is None or pool.generation != program._generation:
+                    pool = _PlanPool(program._generation, lambda: _Plan(
+                        program, scope, self.place, feed_names, fetch_names, self.pins,
+                        self.shadow_report))
+                    self._pools[key] = pool
+        try:
+            plan = pool.acquire()
+        except BaseException:
+            with self._lock:  # a program that cannot be planned leaves no pool behind
+                if not pool.plans and self._pools.get(key) is pool:
+                    del self._pools[key]
+            raise
+        try:
+            return self._run_plan(plan, tensors, fetch_names, return_numpy, progress)
+        finally:
+            pool.release(plan)
+            self._local.plan = plan
+
+    def plans(self) -> list[_Plan]:
+        """Every plan built so far (one per program x feed signature x concurrent run)."""
+        return [plan for pool in list(self._pools.values()) for plan in pool.plans]
+
+    @staticmethod
+    def _run_plan(plan: _Plan, tensors: dict, fetch_names: list[str], return_numpy: bool,
+                  progress) -> list:
         for name, t in tensors.items():
             plan.feed_vars[name].value = t
         fuse = FLAGS["FLAGS_fuse_conv_bn"]
@@ -245,9 +317,8 @@ class Executor:
                     var.value = None
                 done += count
                 progress(done, total)
-        if fuse and not plan.fusion_checked:  # after a whole run op by op: the runners learned
+        if fuse and not plan.fusion_checked:  # after a whole run op by op: runners learned
             plan.fuse()
-        self._last_plan = plan
         out = []
         for name in fetch_names:
             var = plan.local.find_var(name)

@@ -5,12 +5,14 @@ fuses) do.
 Inference programs of CNNs are mostly this chain.  Run op by op, each op allocates a new
 activation-sized array and makes its passes over it; the fused step computes batch_norm's
 per-channel coefficients on every run (from the current statistics: nothing is cached, so
-replaced or edited parameters take effect), folds the scale into the filter when the filter is
-the smaller array (the rule of conv_bn_fuse_pass; else the output is scaled in place), adds the
-bias in the pass that makes the convolution's result contiguous and applies the activation in
-place with the phi kernel's own ufunc.  Results equal op-by-op results up to float rounding
-(the scale multiplies the filter instead of the output: a few ulp); ``FLAGS_fuse_conv_bn=0``
-runs op by op (bit-for-bit comparisons, kernel timing).
+replaced or edited parameters take effect), scales and shifts the convolution's result in place
+and applies the activation in place with the phi kernel's own ufunc.  Each element goes through
+the same float operations in the same order as op by op (``conv``, ``* new_scale``,
+``+ new_bias``, activation), so results are bitwise equal to op-by-op results: the first run of
+a plan (op by op, while the runners learn) and every later, fused run give the same bits.
+(Paddle's conv_bn_fuse_pass folds the scale into the filter instead: a few ulp off the static
+Executor, and here it would make run 1 differ from run 2, so we do not.)
+``FLAGS_fuse_conv_bn=0`` runs op by op (kernel timing).
 
 A chain is fused only when the executor may drop its intermediates: its ops are consecutive,
 every member replays on its fast path (phi kernels on the CPU, dense inputs, no transforms, no
@@ -85,7 +87,7 @@ class ConvEpilogueStep:
     """One plan step standing for the runners ``members`` (conv, batch_norm[, activation])."""
 
     __slots__ = ("members", "release", "_conv", "_bn_inputs", "_bn_guards", "_epsilon",
-                 "_bshape", "_act", "_out", "_xp", "_fold", "runs", "last_fused")
+                 "_bshape", "_act", "_out", "_xp", "runs", "last_fused")
 
     def __init__(self, members: list[BoundRunner], release: list) -> None:
         self.members = members
@@ -104,11 +106,6 @@ class ConvEpilogueStep:
         conv_attrs = tuple(named[k] for k in ("strides", "paddings", "padding_algorithm",
                                               "dilations", "groups", "data_format"))
         self._conv = conv._simple[0], conv._ctx, conv_attrs
-        (_, _, _, x_shape), (_, _, _, w_shape) = conv._simple[0]
-        strides = conv_attrs[0]
-        out_size = (x_shape[0] * w_shape[0] * _prod(x_shape[1:]) // x_shape[1 if named[
-            "data_format"] != "NHWC" else 3] // max(1, strides[0] * strides[1]))
-        self._fold = _prod(w_shape) < out_size  # conv_bn_fuse_pass's trade: scale the filter
         slots = _slot_vars(bn)
         self._bn_inputs = tuple(slots.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
         guards = dict(zip((slot for slot, _ in _choice(bn).input_slots), bn._guards,
@@ -166,13 +163,10 @@ class ConvEpilogueStep:
         mean, variance, scale, bias = stats
         new_scale, new_bias = global_stats_coefficients(xp, mean, variance, scale, bias,
                                                         self._epsilon, w.dtype)
-        if self._fold:
-            w = w * xp.reshape(new_scale, (-1, 1, 1, 1))
-            y = conv2d_compute(ctx, x, w, *attrs, bias=new_bias)
-        else:
-            y = conv2d_compute(ctx, x, w, *attrs)
-            xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
-            xp.add(y, xp.reshape(new_bias, self._bshape), out=y)
+        # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale, + new_bias)
+        y = conv2d_compute(ctx, x, w, *attrs)
+        xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
+        xp.add(y, xp.reshape(new_bias, self._bshape), out=y)
         if self._act is not None:
             self._act(xp, y, out=y)
         out_var, dtype, place, layout = self._out
@@ -185,13 +179,6 @@ class ConvEpilogueStep:
             runner()
         self._arm()
         return None
-
-
-def _prod(values) -> int:
-    out = 1
-    for v in values:
-        out *= v
-    return out
 
 
 def _released_at(release: list, var) -> bool:

@@ -6,15 +6,24 @@ accept numpy arrays and DenseTensors and return DenseTensors.  ``phi.api.op_name
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 __all__ = ["get_op_spec", "kernel_infer_meta", "op_names"]
 
 _API: dict[str, Any] | None = None
 _SPECS: dict[str, Any] = {}
+_BUILD_LOCK = threading.RLock()  # threads asking at once see the API only when it is whole
 
 
 def _build() -> dict[str, Any]:
+    if _API is None:
+        with _BUILD_LOCK:
+            return _build_locked()
+    return _API
+
+
+def _build_locked() -> dict[str, Any]:
     global _API
     if _API is None:
         import phi.kernels  # noqa: F401 - registers the kernels the API calls

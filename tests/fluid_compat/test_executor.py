@@ -51,7 +51,7 @@ def test_corpus_model_matches_paddle(model_dir):
     again = exe.run(program, feed=feed, fetch_list=program.fetch_target_names(), scope=scope)
     for a, b in zip(outs, again, strict=True):
         np.testing.assert_array_equal(a, b)
-    (plan,) = exe._plans.values()
+    (plan,) = exe.plans()
     assert all(r.fast_runs >= 1 for r in plan.runners)
     assert exe.last_stats.phi == len(plan.runners) and exe.last_stats.fallback == 0
 
@@ -73,7 +73,7 @@ def test_intermediates_are_released_and_parameters_stay():
     if model is None:
         pytest.skip("corpus absent")
     meta, outs, exe, program, feed, scope = _run_model(model)
-    (plan,) = exe._plans.values()
+    (plan,) = exe.plans()
     released = [v for group in plan.release for v in group]
     assert released and all(v.value is None for v in released)
     for var in program.desc.global_block.vars.values():

@@ -92,7 +92,7 @@ def test_pin_to_a_side_without_kernel_is_refused_at_plan_time():
     with pytest.raises(PreconditionNotMet, match=r"op #9 `hard_swish` is pinned to fluid, but "
                                                  r"`hard_swish` has no fluid kernel"):
         exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
-    assert exe._plans == {}  # nothing planned, nothing ran
+    assert exe.plans() == []  # nothing planned, nothing ran
     with pytest.raises(PreconditionNotMet, match="`reshape2` has no fluid kernel"):
         Executor(pins="*=fluid").run(program, feed=feed, fetch_list=fetches, scope=scope)
     # matmul (v1) is a deprecated name: fluid only, so a phi pin is refused
