@@ -25,7 +25,13 @@ from phi.common.layout import DataLayout
 from phi.common.place import Place
 from phi.common.scalar import Scalar
 from phi.core import trace
-from phi.core.errors import InvalidArgument, NotFound, PhiError, PreconditionNotMet
+from phi.core.errors import (
+    InvalidArgument,
+    NotFound,
+    PhiError,
+    PreconditionNotMet,
+    kernel_failed,
+)
 from phi.core.kernel import ArgKind, AttributeType
 from phi.core.registry import kernel_factory
 from phi.core.tensor import CPU_PLACE, DenseTensor, MetaTensor
@@ -427,7 +433,12 @@ def compute(op, choice, inputs: dict[str, list], scope) -> dict[str, list]:
         if choice.is_phi:
             return _run_phi(op, choice, inputs)
         ctx = ExecutionContext(op, inputs, choice.place, choice.dev_ctx)
-        choice.fluid_kernel.compute(ctx)
+        try:
+            choice.fluid_kernel.compute(ctx)
+        except PhiError:
+            raise
+        except Exception as exc:  # no raw exception escapes (errors.Fatal)
+            raise kernel_failed(op.type, f"{op.type} (fluid)", exc) from exc
         return ctx.staged
     finally:
         if transfer is not None:
@@ -461,7 +472,12 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
             fn(*[meta_inputs[i] if is_input else attrs[i] for is_input, i in params], *metas)
         except PhiError as exc:
             raise type(exc)(f"Operator `{op.type}` InferMeta: {exc.message}") from exc
-    result = choice.phi_kernel.fn(choice.dev_ctx, *kernel_inputs, *attrs)
+    try:
+        result = choice.phi_kernel.fn(choice.dev_ctx, *kernel_inputs, *attrs)
+    except PhiError:
+        raise
+    except Exception as exc:  # no raw exception escapes (errors.Fatal)
+        raise kernel_failed(op.type, choice.phi_kernel.name, exc) from exc
     if len(outputs) == 1:
         result = (result,)
     staged: dict[str, list] = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 from phi.common.place import Place
+from phi.core.errors import PhiError, kernel_failed
 from phi.core.kernel import ArgKind
 from phi.core.tensor import DenseTensor
 
@@ -50,7 +51,10 @@ class BoundRunner:
                         or (t.place is not place and t.place != place)):
                     return self._slow()
                 args.append(data)
-            r = self._fn(self._ctx, *args, *self._attrs)
+            try:
+                r = self._fn(self._ctx, *args, *self._attrs)
+            except Exception as exc:  # see _failed
+                raise self._failed(exc) from exc
             if self._is_cpu and type(r) is not np.ndarray:
                 r = np.asarray(r)
             out_var, dtype, kplace, layout = simple[1]
@@ -82,7 +86,10 @@ class BoundRunner:
                         or (t.place is not g[1] and t.place != g[1])):
                     return self._slow()
                 args.append(data)
-            result = self._fn(self._ctx, *args, *self._attrs)
+            try:
+                result = self._fn(self._ctx, *args, *self._attrs)
+            except Exception as exc:  # see _failed
+                raise self._failed(exc) from exc
             outs = self._outs
             if len(outs) == 1:
                 result = (result,)
@@ -100,6 +107,13 @@ class BoundRunner:
             self.fast_runs += 1
             return None
         return self._slow()
+
+    def _failed(self, exc: Exception) -> Exception:
+        """A kernel's own exception as the error run_impl raises for it (errors.Fatal); the
+        project's typed errors pass unchanged.  No raw exception leaves a run."""
+        if isinstance(exc, PhiError):
+            return exc
+        return kernel_failed(self.op.type, self.op.last_choice.phi_kernel.name, exc)
 
     def _slow(self) -> None:
         op = self.op

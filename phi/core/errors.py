@@ -19,6 +19,8 @@ __all__ = [
     "PreconditionNotMet",
     "Unavailable",
     "Unimplemented",
+    "Fatal",
+    "kernel_failed",
 ]
 
 
@@ -66,3 +68,17 @@ class Unavailable(PhiError, RuntimeError):
 
 class OutOfRange(PhiError, IndexError):
     kind = "OutOfRange"
+
+
+class Fatal(PhiError, RuntimeError):
+    """A kernel failed with an exception of its own (numpy's, Python's): input it did not
+    check.  Raised instead of the raw exception, naming the op and the kernel; the raw one is
+    its ``__cause__``.  Each occurrence is a missing check to add (tests treat it as a bug)."""
+
+    kind = "Fatal"
+
+
+def kernel_failed(op_type: str, kernel: str, exc: BaseException) -> Fatal:
+    """The Fatal error for `exc` raised inside kernel `kernel` of operator `op_type`."""
+    return Fatal(f"Operator `{op_type}`: kernel `{kernel}` failed on its inputs: "
+                 f"{type(exc).__name__}: {exc}")

@@ -12,6 +12,7 @@ from phi.common.scalar import Scalar
 __all__ = [
     "RUNTIME",
     "MetaConfig",
+    "check_index_dtype",
     "fmt_dims",
     "int_array_data",
     "is_compile_time_tensor_attr",
@@ -70,3 +71,18 @@ def decided_by_kernel(shape, dims) -> bool:
     Paddle's kernels resize their outputs."""
     return len(shape) == len(dims) and all(
         d == -1 or d == s for s, d in zip(shape, dims, strict=True))
+
+
+def check_index_dtype(op: str, slot: str, meta, allowed=("int32", "int64")) -> None:
+    """An index-like input (ids, indices) must be an integer tensor of ``allowed`` dtypes, as
+    Paddle's kernels require; raises InvalidArgument naming the op and the slot.  Meta whose
+    dtype is not known yet (compile time) passes."""
+    from phi.common.data_type import DataType
+    from phi.core.errors import InvalidArgument
+
+    dtype = meta.dtype
+    if dtype is None or dtype is DataType.UNDEFINED:
+        return
+    if str(dtype) not in allowed:
+        raise InvalidArgument(f"{op}: Input({slot}) holds the wrong type, it holds {dtype}, but "
+                              f"desires to be {' or '.join(allowed)}.")

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.infermeta._utils import UNKNOWN, fmt_dims, is_compile_time_tensor_attr, scalar_value
+from phi.infermeta._utils import (
+    UNKNOWN,
+    check_index_dtype,
+    fmt_dims,
+    is_compile_time_tensor_attr,
+    scalar_value,
+)
 
 __all__ = ["broadcast_dims", "elementwise_infer_meta", "matmul_infer_meta", "matmul_out_dims"]
 
@@ -211,6 +217,10 @@ def gather_infer_meta(x, index, axis, out, *, config=None) -> None:
     """GatherInferMeta: index is 0-D, 1-D or [N, 1]; x's dims with the axis size replaced by N
     (a 0-D index removes the axis).  At compile time with a tensor axis Paddle assumes axis 0."""
     i_dims, x_dims = tuple(index.dims), list(x.dims)
+    check_index_dtype("gather", "Index", index)
+    if not x_dims:
+        raise InvalidArgument("gather: Input(X) must be at least 1-D, but received a 0-D "
+                              "tensor.")
     if len(i_dims) == 2:
         if i_dims[1] not in (1, UNKNOWN):
             raise InvalidArgument("The last dim of index should be 1 when it is 2D, but we get "
@@ -237,6 +247,7 @@ def gather_infer_meta(x, index, axis, out, *, config=None) -> None:
 def gather_nd_infer_meta(x, index, out) -> None:
     """GatherNdInferMeta: index.dims[:-1] + x.dims[index.dims[-1]:]."""
     x_dims, i_dims = tuple(x.dims), tuple(index.dims)
+    check_index_dtype("gather_nd", "Index", index)
     depth = i_dims[-1] if i_dims else 0
     if depth != UNKNOWN and depth > len(x_dims):
         raise InvalidArgument(
@@ -251,6 +262,7 @@ def gather_nd_infer_meta(x, index, out) -> None:
 def index_select_infer_meta(x, index, dim: int, out) -> None:
     """IndexSelectInferMeta: x's dims with ``dim``'s size replaced by index's numel."""
     x_dims, i_dims = list(x.dims), tuple(index.dims)
+    check_index_dtype("index_select", "Index", index)
     rank = len(x_dims)
     if not -rank <= dim < rank:
         raise InvalidArgument(
@@ -272,6 +284,7 @@ def index_select_infer_meta(x, index, dim: int, out) -> None:
 def embedding_infer_meta(x, weight, padding_idx: int, out) -> None:
     """EmbeddingInferMeta: ids' dims + [weight width]; weight's dtype."""
     w_dims = tuple(weight.dims)
+    check_index_dtype("embedding", "Ids", x)
     if len(w_dims) != 2:
         raise InvalidArgument("The Weight of embedding must be a 2-D tensor, but received "
                               f"shape {fmt_dims(w_dims)}.")

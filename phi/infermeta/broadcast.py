@@ -89,8 +89,9 @@ def expand_as_infer_meta(x, y, target_shape, out) -> None:
 
 def tile_out_dims(x_dims, repeat_times) -> tuple[int, ...]:
     """TileInferMeta: the shorter of x's dims and ``repeat_times`` is padded with leading 1s;
-    out = dims * repeats; repeats must be positive."""
-    dims, reps = list(x_dims), list(repeat_times) or [UNKNOWN] * len(x_dims)
+    out = dims * repeats; repeats must be positive.  An empty ``repeat_times`` (the OpProto's
+    default) repeats nothing: Paddle 2.6.2's kernel returns X unchanged."""
+    dims, reps = list(x_dims), list(repeat_times) or [1] * len(x_dims)
     if len(reps) > MAX_RANK or len(dims) > MAX_RANK:
         raise InvalidArgument(f"The rank of the input and of 'repeat_times' for tile op must "
                               f"not exceed {MAX_RANK}.")
@@ -115,6 +116,8 @@ def tile_infer_meta(x, repeat_times, out, *, config: MetaConfig | None = None) -
     reps = int_array_data(repeat_times)
     if is_compile_time_tensor_attr(repeat_times, config):
         reps = [UNKNOWN] * max(len(reps), 1)
+    elif not reps and config is not None and not config.is_runtime:
+        reps = [UNKNOWN] * len(x.dims)  # Paddle's compile-time answer for an empty list
     out.set_dims(tile_out_dims(x.dims, reps))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)

@@ -351,7 +351,10 @@ def batch_norm_infer_meta(x, mean, variance, scale, bias, is_test: bool, momentu
             f"of input X = {fmt_dims(x_dims)}, the dimension of input X =[{len(x_dims)}]"
         )
     c, _ = batch_norm_channels(x_dims, data_layout)
-    for name, meta in (("scale", scale), ("bias", bias)):
+    # mean / variance: Paddle checks only scale and bias and its kernel then reads out of
+    # bounds for a wrong-sized statistic; we refuse it (the same check)
+    for name, meta in (("scale", scale), ("bias", bias), ("mean", mean),
+                       ("variance", variance)):
         if meta is None:
             continue
         dims = list(meta.dims)

@@ -21,6 +21,9 @@ __all__: list[str] = []
 
 def _v1_out_hw(ctx, x, layout: str) -> tuple[int, int]:
     """OutSize tensor > out_h / out_w attributes > scale * input size (interpolate_op.h, v1)."""
+    if x.ndim != 4:
+        raise InvalidArgument(f"{ctx.type}: Input(X) must be a 4-D tensor (N, C, H, W), but "
+                              f"received shape {list(x.shape)}.")
     in_h, in_w = (x.shape[1], x.shape[2]) if layout == "NHWC" else (x.shape[2], x.shape[3])
     if ctx.has_input("OutSize"):
         size = np.asarray(ctx.input("OutSize").numpy()).reshape(-1)

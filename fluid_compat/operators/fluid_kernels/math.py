@@ -129,6 +129,9 @@ class MulKernel(FluidKernel):
 
 def _matmul(xp, x, y, tx: bool, ty: bool, op: str):
     """Batched matmul with numpy's 1-D rules; transposes apply to the last two dims."""
+    if x.ndim == 0 or y.ndim == 0:
+        raise InvalidArgument(f"{op}: Input(X) and Input(Y) must be at least 1-D, but received "
+                              f"shapes {list(x.shape)} and {list(y.shape)}.")
     if tx and x.ndim >= 2:
         x = xp.swapaxes(x, -1, -2)
     if ty and y.ndim >= 2:
