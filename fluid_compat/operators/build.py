@@ -9,13 +9,14 @@ they can build their sub-blocks' operators the same way.
 from __future__ import annotations
 
 import argmap
-from phi.core.errors import NotFound, PhiError, Unimplemented
+from phi.core.errors import NotFound, PhiError, Unavailable, Unimplemented
 from phi.core.registry import kernel_factory
 
 from fluid_compat.framework.op_registry import create_op, get_op_info
 from fluid_compat.operators.context import CompileTimeArgumentMappingContext
 from fluid_compat.operators.fluid_kernels.registry import has_fluid_kernel
 from fluid_compat.operators.pinning import check_pin, resolve_pin
+from fluid_compat.operators.unavailable import unavailable_message, unavailable_reason
 from fluid_compat.operators.with_kernel import OperatorWithKernel
 
 __all__ = ["make_operator", "check_implemented"]
@@ -52,6 +53,9 @@ def check_implemented(op, label: str) -> None:
         return  # an operator class with its own run_impl
     if has_fluid_kernel(op.type):
         return
+    reason = unavailable_reason(op.type)
+    if reason is not None:
+        raise Unavailable(unavailable_message(label, reason) + " Nothing was run.")
     if argmap.has_compatible_phi_kernel(op.type):
         sig = argmap.get_kernel_signature(op.type, CompileTimeArgumentMappingContext(op))
         if sig is not None and kernel_factory().has_kernel(sig.name):

@@ -12,6 +12,7 @@ import numpy as np
 
 import argmap
 from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
+from fluid_compat.operators.unavailable import unavailable_message, unavailable_reason
 from fluid_compat.operators.context import ExecutionContext, RuntimeArgumentMappingContext
 from fluid_compat.operators.expected_kernel import apply_hints
 from fluid_compat.operators.fluid_kernels.registry import find_fluid_kernel, fluid_kernels_of
@@ -30,6 +31,7 @@ from phi.core.errors import (
     NotFound,
     PhiError,
     PreconditionNotMet,
+    Unavailable,
     kernel_failed,
 )
 from phi.core.kernel import ArgKind, AttributeType
@@ -82,6 +84,9 @@ def decide(op, inputs: dict[str, list], place: Place, pin: str | None = None):
     ``pin`` ("phi" / "fluid") restricts the choice to one side of the bridge.  When no kernel
     can be chosen, the error carries the records written so far (``dispatch_records``)."""
     records: list[DispatchRecord] = []
+    reason = unavailable_reason(op.type)
+    if reason is not None:
+        raise Unavailable(unavailable_message(f"Operator `{op.type}`", reason))
     try:
         return _decide(op, inputs, place, pin, records)
     except PhiError as exc:

@@ -10,6 +10,8 @@ result, and a status:
 * ``both``: phi and fluid kernels (the fluid one kept for comparison until it is retired);
 * ``phi-only`` / ``fluid-only``: one side;
 * ``operator``: no kernel, an operator class runs it (control flow);
+* ``unavailable``: cannot run in one process (needs a process group, a parameter server or a
+  GPU-only library; the note says which: fluid_compat/operators/unavailable.py);
 * ``description-only``: an OpProto and nothing that runs it;
 * ``not-described`` (``--all`` only): an op of Paddle 2.6.2 with no OpProto here.
 
@@ -30,7 +32,8 @@ import attrs
 
 __all__ = ["STATUSES", "OpStatus", "add_arguments", "collect", "main_ops", "paddle_op_types"]
 
-STATUSES = ("both", "phi-only", "fluid-only", "operator", "description-only", "not-described")
+STATUSES = ("both", "phi-only", "fluid-only", "operator", "unavailable", "description-only",
+            "not-described")
 _BUNDLED = Path(__file__).with_name("paddle_op_types.json")
 
 
@@ -110,6 +113,7 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
 
     from fluid_compat.framework.op_registry import get_op_info
     from fluid_compat.operators.fluid_kernels.registry import fluid_kernels_of
+    from fluid_compat.operators.unavailable import unavailable_reason
 
     registry = default_registry()
     factory = kernel_factory()
@@ -161,6 +165,8 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
             status = "operator"
         elif name in ("feed", "fetch"):
             status, note = "operator", "the Executor feeds and fetches itself"
+        elif unavailable_reason(name) is not None:
+            status, note = "unavailable", unavailable_reason(name)
         else:
             status = "description-only"
         out.append(OpStatus(
@@ -201,7 +207,8 @@ def _groups_text(groups: dict[str, list[str]]) -> str:
 def _cells(r: OpStatus) -> tuple[str, ...]:
     phi = "; ".join(f"{n}: {_groups_text(g)}" for n, g in r.phi_kernels.items()) or "-"
     fluid = _groups_text(r.fluid_groups) or "-"
-    return (r.op_type, r.status, "yes" if r.has_proto else "no", r.mapping, phi, fluid,
+    status = f"unavailable: {r.note}" if r.status == "unavailable" else r.status
+    return (r.op_type, status, "yes" if r.has_proto else "no", r.mapping, phi, fluid,
             r.argmap_result)
 
 

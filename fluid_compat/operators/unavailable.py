@@ -1,0 +1,48 @@
+"""Legacy ops that cannot run in one process of this bridge, and why.
+
+Paddle 2.6.2's CPU wheel registers kernels for them, but running them needs something outside a
+single process: a communication group (collectives and point-to-point ops look up the
+communicator of their ``ring_id`` and fail without one, as Paddle does when
+``init_parallel_env`` was not called), a parameter server (pull / push of sparse tables), or a
+GPU-only library.  A program holding one of them is refused at plan time with
+`phi.core.errors.Unavailable` naming the op and the reason, before anything runs (``run_op``
+refuses it the same way); ``fluid-compat ops --all`` shows them as ``unavailable: <reason>``.
+"""
+
+from __future__ import annotations
+
+__all__ = ["UNAVAILABLE", "unavailable_message", "unavailable_reason"]
+
+PROCESS_GROUP = "needs a process group"
+PARAMETER_SERVER = "needs a parameter server"
+GPU_LIBRARY = "needs a GPU-only library"
+
+_WHY = {
+    PROCESS_GROUP: "it exchanges tensors with other ranks through the communicator of its "
+                   "ring_id, which one process does not have (Paddle fails the same way "
+                   "without init_parallel_env)",
+    PARAMETER_SERVER: "it pulls or pushes rows of a distributed table held by parameter-server "
+                      "processes",
+    GPU_LIBRARY: "Paddle runs it only with a GPU library (nvJPEG for decode_jpeg); its CPU "
+                 "registration has no implementation behind it",
+}
+
+#: op type -> why it cannot run here (one of the reasons above)
+UNAVAILABLE: dict[str, str] = {
+    **dict.fromkeys(("all_gather", "all_reduce", "all_to_all", "broadcast", "reduce",
+                     "reduce_scatter", "p_send", "p_recv", "p_send_array", "p_recv_array"),
+                    PROCESS_GROUP),
+    **dict.fromkeys(("pull_sparse", "pull_sparse_v2", "pull_gpups_sparse", "push_dense"),
+                    PARAMETER_SERVER),
+    "decode_jpeg": GPU_LIBRARY,
+}
+
+
+def unavailable_reason(op_type: str) -> str | None:
+    """Why ``op_type`` cannot run in one process (short form), or None."""
+    return UNAVAILABLE.get(op_type)
+
+
+def unavailable_message(label: str, reason: str) -> str:
+    """The Unavailable error's text: which op, the reason and its explanation."""
+    return f"{label} cannot run in one process of this bridge: it {reason} ({_WHY[reason]})."
