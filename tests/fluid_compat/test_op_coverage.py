@@ -28,55 +28,7 @@ FAMILIES = ("dense math / nn / manipulation", "fused / fusion (inference passes)
             "quantization")
 RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 
-NOT_YET = frozenset("""
-    accuracy acos acosh add_position_encoding addmm affine_channel affine_grid allclose
-    alloc_float_status angle as_complex as_real as_strided asin asinh atan atan2 atanh
-    attention_lstm auc bce_loss bicubic_interp bicubic_interp_v2 bilateral_slice
-    bilinear_tensor_product bincount bitwise_and bitwise_not bitwise_or bitwise_xor bmm
-    bpr_loss brelu broadcast_tensors celu channel_shuffle check_memory_continue
-    check_numerics cholesky cholesky_solve clear_float_status coalesce_tensor complex conj
-    conv3d conv3d_transpose cos cosh crop crop_tensor cross cross_entropy cross_entropy2
-    cudnn_lstm cummax cummin cumprod data data_norm depthwise_conv2d_transpose
-    dequantize_abs_max dequantize_linear dequantize_log detection_map diag_embed diag_v2
-    diagonal digamma dirichlet dist dot eig eigh eigvals eigvalsh einsum
-    elementwise_floordiv elementwise_fmax elementwise_fmin elementwise_heaviside
-    elementwise_mod empty equal_all erfinv expand expm1 eye
-    fake_channel_wise_dequantize_max_abs fake_channel_wise_quantize_abs_max
-    fake_channel_wise_quantize_dequantize_abs_max fake_dequantize_max_abs
-    fake_quantize_abs_max fake_quantize_dequantize_abs_max
-    fake_quantize_dequantize_moving_average_abs_max fake_quantize_moving_average_abs_max
-    fake_quantize_range_abs_max faster_tokenizer fc fft_c2c fft_c2r fft_r2c fill_any
-    fill_constant_batch_size_like fill_diagonal fill_diagonal_tensor fill_zeros_like2 flip
-    fold frame frobenius_norm fsp full_int_array fused_adam fused_elemwise_activation
-    fused_elemwise_add_activation fused_embedding_fc_lstm fused_embedding_seq_pool
-    fused_seqpool_cvm fused_softmax_mask fused_softmax_mask_upper_triangle fusion_gru
-    fusion_lstm fusion_repeated_fc_relu fusion_seqconv_eltadd_relu
-    fusion_seqexpand_concat_fc fusion_seqpool_concat fusion_seqpool_cvm_concat
-    fusion_squared_mat_sub gather_tree gaussian_inplace generate_mask_labels
-    get_float_status get_tensor_from_selected_rows grad_add graph_khop_sampler
-    graph_sample_neighbors graph_send_recv graph_send_ue_recv graph_send_uv grid_sampler gru
-    gumbel_softmax hash hinge_loss histogram huber_loss i0 i0e i1 i1e identity_loss imag
-    index_add index_put index_sample index_select_strided inverse is_empty isclose isinf
-    isnan kldiv_loss kron kthvalue l1_norm label_smooth lerp lgamma linear_interp
-    linear_interp_v2 log10 log1p log2 log_loss logcumsumexp logit logsigmoid logspace
-    logsumexp lookup_table_dequant lrn lstm lstsq lu lu_unpack margin_cross_entropy
-    masked_select matrix_power matrix_rank max_pool2d_with_index max_pool3d_with_index
-    maxout mean merge_selected_rows meshgrid minus mode modified_huber_loss
-    moving_average_abs_max_scale multi_dot multi_gru multiplex mv nanmedian nextafter
-    nll_loss norm npu_identity overlap_add pad pixel_unshuffle polygamma pool3d
-    positive_negative_pair pow2_decay_with_linear_warmup precision_recall put_along_axis qr
-    quantize quantize_linear rank_loss real reciprocal reduce_amax reduce_amin renorm
-    repeat_interleave requantize reshape reverse roll rrelu scatter scatter_nd_add
-    searchsorted segment_pool self_dp_attention selu set_value shadow_output shard_index
-    sigmoid_cross_entropy_with_logits similarity_focus sin sinh slogdeterminant soft_relu
-    softmax_with_cross_entropy softplus softshrink softsign solve spectral_norm spp square
-    squared_l2_norm stanh stft svd take_along_axis tan tanh_shrink
-    teacher_student_sigmoid_loss temporal_shift tensor_unfold thresholded_relu trace
-    transfer_layout triangular_solve tril_indices trilinear_interp trilinear_interp_v2
-    triu_indices trunc unbind unfold unique_consecutive unique_with_counts unpool unpool3d
-    unzip view_dtype view_shape viterbi_decode warprnnt weight_quantize
-    weighted_sample_neighbors where_index
-""".split())
+NOT_YET = frozenset(["accuracy", "acos", "acosh", "add_position_encoding", "addmm", "affine_channel", "affine_grid", "allclose", "alloc_float_status", "angle", "as_complex", "as_real", "as_strided", "asin", "asinh", "atan", "atan2", "atanh", "attention_lstm", "auc", "bce_loss", "bicubic_interp", "bicubic_interp_v2", "bilateral_slice", "bilinear_tensor_product", "bincount", "bitwise_and", "bitwise_not", "bitwise_or", "bitwise_xor", "bmm", "bpr_loss", "brelu", "broadcast_tensors", "celu", "channel_shuffle", "check_memory_continue", "check_numerics", "cholesky", "cholesky_solve", "clear_float_status", "coalesce_tensor", "complex", "conj", "conv3d", "conv3d_transpose", "cos", "cosh", "crop", "crop_tensor", "cross", "cross_entropy", "cross_entropy2", "cudnn_lstm", "cummax", "cummin", "cumprod", "data", "data_norm", "depthwise_conv2d_transpose", "dequantize_abs_max", "dequantize_linear", "dequantize_log", "detection_map", "diag_embed", "diag_v2", "diagonal", "digamma", "dirichlet", "dist", "dot", "eig", "eigh", "eigvals", "eigvalsh", "einsum", "elementwise_floordiv", "elementwise_fmax", "elementwise_fmin", "elementwise_heaviside", "elementwise_mod", "empty", "equal_all", "erfinv", "expand", "expm1", "eye", "fake_channel_wise_dequantize_max_abs", "fake_channel_wise_quantize_abs_max", "fake_channel_wise_quantize_dequantize_abs_max", "fake_dequantize_max_abs", "fake_quantize_abs_max", "fake_quantize_dequantize_abs_max", "fake_quantize_dequantize_moving_average_abs_max", "fake_quantize_moving_average_abs_max", "fake_quantize_range_abs_max", "faster_tokenizer", "fc", "fft_c2c", "fft_c2r", "fft_r2c", "fill_any", "fill_constant_batch_size_like", "fill_diagonal", "fill_diagonal_tensor", "fill_zeros_like2", "flip", "fold", "frame", "frobenius_norm", "fsp", "full_int_array", "fused_adam", "fused_elemwise_activation", "fused_elemwise_add_activation", "fused_embedding_fc_lstm", "fused_embedding_seq_pool", "fused_seqpool_cvm", "fused_softmax_mask", "fused_softmax_mask_upper_triangle", "fusion_gru", "fusion_lstm", "fusion_repeated_fc_relu", "fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc", "fusion_seqpool_concat", "fusion_seqpool_cvm_concat", "fusion_squared_mat_sub", "gather_tree", "gaussian_inplace", "generate_mask_labels", "get_float_status", "get_tensor_from_selected_rows", "grad_add", "graph_khop_sampler", "graph_sample_neighbors", "graph_send_recv", "graph_send_ue_recv", "graph_send_uv", "grid_sampler", "gru", "gumbel_softmax", "hash", "hinge_loss", "histogram", "huber_loss", "i0", "i0e", "i1", "i1e", "identity_loss", "imag", "index_add", "index_put", "index_sample", "index_select_strided", "inverse", "is_empty", "isclose", "isinf", "isnan", "kldiv_loss", "kron", "kthvalue", "l1_norm", "label_smooth", "lerp", "lgamma", "linear_interp", "linear_interp_v2", "log10", "log1p", "log2", "log_loss", "logcumsumexp", "logit", "logsigmoid", "logspace", "logsumexp", "lookup_table_dequant", "lrn", "lstm", "lstsq", "lu", "lu_unpack", "margin_cross_entropy", "masked_select", "matrix_power", "matrix_rank", "max_pool2d_with_index", "max_pool3d_with_index", "maxout", "mean", "merge_selected_rows", "meshgrid", "minus", "mode", "modified_huber_loss", "moving_average_abs_max_scale", "multi_dot", "multi_gru", "multiplex", "mv", "nanmedian", "nextafter", "nll_loss", "norm", "npu_identity", "overlap_add", "pad", "pixel_unshuffle", "polygamma", "pool3d", "positive_negative_pair", "pow2_decay_with_linear_warmup", "precision_recall", "put_along_axis", "qr", "quantize", "quantize_linear", "rank_loss", "real", "reciprocal", "reduce_amax", "reduce_amin", "renorm", "repeat_interleave", "requantize", "reshape", "reverse", "roll", "rrelu", "scatter", "scatter_nd_add", "searchsorted", "segment_pool", "self_dp_attention", "selu", "set_value", "shadow_output", "shard_index", "sigmoid_cross_entropy_with_logits", "similarity_focus", "sin", "sinh", "slogdeterminant", "soft_relu", "softmax_with_cross_entropy", "softplus", "softshrink", "softsign", "solve", "spectral_norm", "spp", "square", "squared_l2_norm", "stanh", "stft", "svd", "take_along_axis", "tan", "tanh_shrink", "teacher_student_sigmoid_loss", "temporal_shift", "tensor_unfold", "thresholded_relu", "trace", "transfer_layout", "triangular_solve", "tril_indices", "trilinear_interp", "trilinear_interp_v2", "triu_indices", "trunc", "unbind", "unfold", "unique_consecutive", "unique_with_counts", "unpool", "unpool3d", "unzip", "view_dtype", "view_shape", "viterbi_decode", "warprnnt", "weight_quantize", "weighted_sample_neighbors", "where_index"])
 
 
 def _statuses() -> dict[str, str]:
