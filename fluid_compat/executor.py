@@ -26,6 +26,7 @@ import difflib
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 
+import ml_dtypes
 from phi.common.data_type import DataType
 from phi.common.place import CPUPlace, Place, to_place
 from phi.core.errors import InvalidArgument, NotFound
@@ -368,6 +369,10 @@ class Executor:
         desc = block.find_var(name)
         if desc is None or desc.dtype is None:
             return t
+        if desc.dtype is DataType.BFLOAT16 and t.dtype is DataType.UINT16:
+            # Paddle's Python side holds bfloat16 as its uint16 storage: the same bits
+            t = DenseTensor(t.data.view(ml_dtypes.bfloat16), DataType.BFLOAT16, t.place,
+                            t.layout)
         if desc.dtype is not DataType.UNDEFINED and t.dtype != desc.dtype:
             raise FeedError(f"feed `{name}` has dtype {t.dtype}, the program expects "
                             f"{desc.dtype}.")

@@ -79,14 +79,10 @@ op_hooks("softmax", get_expected_kernel_type=_softmax_expected)
 
 
 def _cast_expected(op, ctx) -> OpKernelType:
-    """CastOp: the kernel dtype is the input's (``in_dtype``, X when in_dtype is unset)."""
-    in_dtype = op.attrs.get("in_dtype", -1)
-    if in_dtype is not None and in_dtype >= 0:
-        dtype = DataType.from_proto(in_dtype)
-        _note(ctx, f"dtype {dtype} from attribute `in_dtype`={in_dtype}")
-    else:
-        dtype = indicate_var_data_type(op, ctx, "X")
-    return OpKernelType(dtype, ctx.place)
+    """CastOp::GetExpectedKernelType: the dtype of the tensor X holds, whatever ``in_dtype``
+    says (the attribute only serves compile-time InferShape): a program whose in_dtype
+    disagrees with what reaches the op still casts what it gets, as Paddle 2.6.2 does."""
+    return OpKernelType(indicate_var_data_type(op, ctx, "X"), ctx.place)
 
 
 op_hooks("cast", get_expected_kernel_type=_cast_expected)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import INTEGERS, as_array, float_to_int, quiet
+from phi.kernels.funcs import INTEGERS, as_array, float_to_int, half_op, quiet
 from phi.kernels.special import erf64
 
 __all__ = ["elu", "exp", "gelu", "hardsigmoid", "leaky_relu", "mish", "relu", "relu6", "sigmoid",
@@ -74,6 +74,8 @@ def exp(ctx, x: Tensor) -> Tensor:
     with quiet(xp):
         if dtype in INTEGERS:
             return float_to_int(ctx, xp.exp(ctx.astype(x, DataType.FLOAT64)), dtype)
+        if dtype is DataType.FLOAT16:
+            return half_op(ctx, xp.exp, x)  # expf, then Paddle's float -> half conversion
         return as_array(xp, xp.exp(x))
 
 

@@ -11,7 +11,7 @@ from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import INTEGERS, as_array, bf16_op, quiet, trunc_divide
+from phi.kernels.funcs import INTEGERS, as_array, bf16_op, half_op, quiet, trunc_divide
 
 __all__ = ["add", "divide", "maximum", "minimum", "multiply", "subtract"]
 
@@ -229,7 +229,8 @@ ADD_N_DTYPES = ["float32", "float64", "int32", "int64", "float16", "bfloat16", "
                 "complex128"]
 
 
-@register_kernel("add_n", ("CPU", "GPU"), dtypes=_without_bf16(ADD_N_DTYPES))
+@register_kernel("add_n", ("CPU", "GPU"),
+                 dtypes=[d for d in ADD_N_DTYPES if d not in ("float16", "bfloat16")])
 def add_n(ctx, inputs: list[Tensor]) -> Tensor:
     """The sum of the tensors, added in order in their dtype; size-0 inputs are skipped."""
     xp = ctx.xp
@@ -241,13 +242,13 @@ def add_n(ctx, inputs: list[Tensor]) -> Tensor:
     return as_array(xp, out)
 
 
-@register_kernel("add_n", ("CPU", "GPU"), dtypes=["bfloat16"])
+@register_kernel("add_n", ("CPU", "GPU"), dtypes=["float16", "bfloat16"])
 def add_n_bf16(ctx, inputs: list[Tensor]) -> Tensor:
-    """The sum in bfloat16, each addition truncated back as Paddle's CPU bfloat16 does."""
+    """The sum in float16 / bfloat16, each addition converted back as Paddle's CPU does."""
     parts = [t for t in inputs if t.size] or inputs[:1]
     out = ctx.xp.asarray(parts[0], copy=True)
     for t in parts[1:]:
-        out = bf16_op(ctx, lambda a, b: a + b, out, t)
+        out = half_op(ctx, lambda a, b: a + b, out, t)
     return out
 
 

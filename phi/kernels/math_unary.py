@@ -14,7 +14,15 @@ from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import INTEGERS, as_array, float_to_int, quiet, scalar_as
+from phi.kernels.funcs import (
+    INTEGERS,
+    as_array,
+    cast_array,
+    float_to_int,
+    half_op,
+    quiet,
+    scalar_as,
+)
 from phi.kernels.special import erf64
 
 __all__ = ["abs", "ceil", "clip", "erf", "floor", "isfinite", "isinf", "isnan", "log", "pow",
@@ -60,8 +68,7 @@ def log(ctx, x: Tensor) -> Tensor:
     xp = ctx.xp
     with quiet(xp):
         if ctx.data_type(x) in (DataType.FLOAT16, DataType.BFLOAT16):
-            return as_array(xp, ctx.astype(xp.log(ctx.astype(x, DataType.FLOAT32)),
-                                           ctx.data_type(x)))
+            return half_op(ctx, xp.log, x)  # logf, then Paddle's float -> half conversion
         return as_array(xp, xp.log(x))
 
 
@@ -108,11 +115,11 @@ def sign(ctx, x: Tensor) -> Tensor:
 
 @register_kernel("erf", ("CPU", "GPU"), dtypes=ERF_DTYPES)
 def erf(ctx, x: Tensor) -> Tensor:
-    """erf(x), computed in double and rounded to x's dtype."""
+    """erf(x), computed in double and converted to x's dtype as C++ does (float16: through
+    float, then Paddle's truncating float -> half)."""
     xp = ctx.xp
     with quiet(xp):
-        return as_array(xp, ctx.astype(erf64(xp, ctx.astype(x, DataType.FLOAT64)),
-                                       ctx.data_type(x)))
+        return cast_array(ctx, erf64(xp, ctx.astype(x, DataType.FLOAT64)), ctx.data_type(x))
 
 
 @register_kernel("pow", ("CPU", "GPU"), dtypes=POW_CLIP_DTYPES)

@@ -7,7 +7,7 @@ from phi.common.data_type import DataType
 from phi.common.scalar import Scalar
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import as_array, quiet, scalar_as, to_bfloat16
+from phi.kernels.funcs import as_array, quiet, scalar_as, to_half
 
 __all__ = ["increment", "scale"]
 
@@ -16,7 +16,7 @@ SCALE_DTYPES = ["bool", "float32", "float64", "bfloat16", "float16", "uint8", "i
                 "int32", "int64", "complex64", "complex128"]
 
 
-_FLOATS = ["float32", "float64", "float16"]
+_FLOATS = ["float32", "float64"]
 
 
 @register_kernel("scale", ("CPU", "GPU"), dtypes=_FLOATS)
@@ -40,17 +40,17 @@ def scale(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bool) ->
     # arithmetic is logical (x && s) || b.
     s = scalar_as(ctx, scale, dtype)
     b = scalar_as(ctx, bias, dtype)
-    if dtype is DataType.BFLOAT16:
-        # each bfloat16 operation rounds its float32 result by truncation
+    if dtype in (DataType.BFLOAT16, DataType.FLOAT16):
+        # each half operation computes in float32 and converts back by truncation (funcs)
         s32 = ctx.astype(s, DataType.FLOAT32)
         b32 = ctx.astype(b, DataType.FLOAT32)
         x32 = ctx.astype(x, DataType.FLOAT32)
         with quiet(xp):
             if bias_after_scale:
-                t = to_bfloat16(ctx, x32 * s32)
-                return to_bfloat16(ctx, ctx.astype(t, DataType.FLOAT32) + b32)
-            t = to_bfloat16(ctx, x32 + b32)
-            return to_bfloat16(ctx, ctx.astype(t, DataType.FLOAT32) * s32)
+                t = to_half(ctx, x32 * s32, dtype)
+                return to_half(ctx, ctx.astype(t, DataType.FLOAT32) + b32, dtype)
+            t = to_half(ctx, x32 + b32, dtype)
+            return to_half(ctx, ctx.astype(t, DataType.FLOAT32) * s32, dtype)
     with quiet(xp):
         out = x * s + b if bias_after_scale else (x + b) * s
     return as_array(xp, out)

@@ -98,5 +98,11 @@ def case_outputs(case: dict, arrays: dict) -> dict[str, list[tuple[np.ndarray, d
         for i in items:
             key = i.get("npz_key")
             if key and key in arrays:
-                outs.setdefault(slot, []).append((arrays[key], i.get("tolerance") or {}))
+                ref = arrays[key]
+                declared = ((i.get("compile_time") or {}).get("dtype") or {}).get("proto")
+                if declared == "BF16" and ref.dtype == np.uint16:
+                    import ml_dtypes  # Paddle hands bfloat16 out as its uint16 storage
+
+                    ref = ref.view(ml_dtypes.bfloat16)
+                outs.setdefault(slot, []).append((ref, i.get("tolerance") or {}))
     return outs
