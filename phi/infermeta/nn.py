@@ -92,12 +92,16 @@ def resolve_conv_padding(paddings, dilations, padding_algorithm: str, data_dims,
 
 def conv_out_size(size: int, ksize: int, dilation: int, pad_before: int, pad_after: int,
                   stride: int) -> int:
-    """ConvOutSize: (in + pads - (dilation * (k - 1) + 1)) / stride + 1, which must be > 0."""
+    """ConvOutSize: (in + pads - (dilation * (k - 1) + 1)) / stride + 1 in C++ ints.
+
+    0 gives an empty output, as Paddle 2.6.2 (its ConvInferMeta checks nothing); a negative size
+    raises (Paddle allocates a negative dim and crashes: **deviation**, a typed error instead).
+    """
     dkernel = dilation * (ksize - 1) + 1
     out = _cdiv(size + pad_before + pad_after - dkernel, stride) + 1
-    if out <= 0:
+    if out < 0:
         raise InvalidArgument(
-            "The output's size is expected to be greater than 0. But received: output's size is "
+            "The output's size is expected to be at least 0. But received: output's size is "
             f"{out}. The output's size is computed by ((input_size + pad_left + pad_right - "
             "(dilation * (filter_size - 1) + 1)) / stride + 1), where input_size is "
             f"{size}, pad_left is {pad_before}, pad_right is {pad_after}, dilation is "
@@ -607,13 +611,23 @@ __all__ += ["group_norm_infer_meta", "instance_norm_infer_meta", "layer_norm_inf
 
 def conv_transpose_geometry(x_dims, filter_dims, strides, paddings, output_padding,
                             output_size, padding_algorithm: str, dilations):
-    """(paddings [top, bottom, left, right], dilations, (Ho, Wo)) of an NCHW conv2d_transpose,
-    with ConvTransposeInferMeta's checks: Ho = (H - 1) * stride - pads + dilation * (k - 1) + 1,
-    then ``output_size`` (in [that, that + stride)) or + ``output_padding``."""
+    """(paddings [before0, after0, ...], dilations, output sizes) of an NC* conv_transpose,
+    with ConvTransposeInferMeta's checks: out = (in - 1) * stride - pads + dilation * (k - 1)
+    + 1, then ``output_size`` (in [that, that + stride)) or + ``output_padding``.  A size of 0
+    gives an empty output as in Paddle; a negative one raises (Paddle allocates a negative dim
+    and crashes: **deviation**)."""
     data_dims = list(x_dims[2:])
     ksize = list(filter_dims[2:])
     pads, dils = resolve_conv_padding(paddings, dilations, padding_algorithm, data_dims,
                                       strides, ksize)
+    if output_size and len(output_size) != len(data_dims):
+        raise InvalidArgument(
+            f"The Attr(output_size) of Op(conv_transpose) must hold {len(data_dims)} values, "
+            f"but received {fmt_dims(output_size)}.")
+    if output_padding and len(output_padding) != len(data_dims):
+        raise InvalidArgument(
+            f"The Attr(output_padding) of Op(conv_transpose) must hold {len(data_dims)} values, "
+            f"but received {fmt_dims(output_padding)}.")
     out = []
     for i, size in enumerate(data_dims):
         if size == UNKNOWN:
@@ -628,7 +642,7 @@ def conv_transpose_geometry(x_dims, filter_dims, strides, paddings, output_paddi
                     f"The Attr(output_size) of Op(conv_transpose) should be in appropriate "
                     f"range, i.e. [{infer}, {infer + strides[i]}), but received "
                     f"output_size[{i}] = {want}.")
-            out.append(want)
+            size_i = want
         elif output_padding:
             p = int(output_padding[i])
             if not 0 <= p < max(strides[i], dils[i]):
@@ -636,38 +650,52 @@ def conv_transpose_geometry(x_dims, filter_dims, strides, paddings, output_paddi
                     f"The output_padding of Op(conv_transpose) should be in appropriate "
                     f"range, i.e. [0, {max(strides[i], dils[i])}), but received "
                     f"output_padding[{i}] = {p}.")
-            out.append(infer + p)
+            size_i = infer + p
         else:
-            out.append(infer)
+            size_i = infer
+        if size_i < 0:
+            raise InvalidArgument(
+                f"The output size of Op(conv_transpose) must be at least 0, but (input_size - "
+                f"1) * stride - pads + dilation * (filter_size - 1) + 1 is {size_i} on axis {i}"
+                f" (input_size {size}, stride {strides[i]}, pads {pads[2 * i]} and "
+                f"{pads[2 * i + 1]}, dilation {dils[i]}, filter_size {ksize[i]}).")
+        out.append(size_i)
     return pads, dils, tuple(out)
 
 
 def conv_transpose_infer_meta(x, filter, strides, paddings, output_padding, output_size,
                               padding_algorithm: str, groups: int, dilations,
                               data_format: str, out, *, config: MetaConfig | None = None) -> None:
-    """ConvTransposeInferMeta: [N, C_out, Ho, Wo] (channels last for NHWC), C_out =
-    filter.dims[1] * groups; the input channels must equal filter.dims[0]."""
+    """ConvTransposeInferMeta (4-D and 5-D): [N, C_out, *out] (channels last for NHWC /
+    NDHWC), C_out = filter.dims[1] * groups; the input channels must equal filter.dims[0]."""
     dims, f_dims = tuple(x.dims), tuple(filter.dims)
-    if len(dims) != 4 or len(f_dims) != 4:
-        raise InvalidArgument(f"Input and Filter of Op(conv2d_transpose) must be 4-D, but "
-                              f"received {fmt_dims(dims)} and {fmt_dims(f_dims)}.")
+    if len(dims) not in (4, 5) or len(f_dims) != len(dims):
+        raise InvalidArgument(f"Input and Filter of Op(conv_transpose) must be 4-D or 5-D of "
+                              f"the same rank, but received {fmt_dims(dims)} and "
+                              f"{fmt_dims(f_dims)}.")
+    nd = len(dims) - 2
+    if len(strides) != nd or len(dilations) != nd:
+        raise InvalidArgument(f"Op(conv_transpose): Attr(strides) {fmt_dims(strides)} and "
+                              f"Attr(dilations) {fmt_dims(dilations)} must hold {nd} values.")
+    _check_positive(strides, "stride", "conv_transpose")
+    _check_positive(dilations, "dilation", "conv_transpose")
     channel_last = is_channel_last(data_format)
-    nchw = (dims[0], dims[3], dims[1], dims[2]) if channel_last else dims
+    nchw = (dims[0], dims[-1], *dims[1:-1]) if channel_last else dims
     if UNKNOWN not in (nchw[1], f_dims[0]) and nchw[1] != f_dims[0]:
         raise InvalidArgument(
             f"The number of input channels should be equal to filter channels for "
             f"Op(conv_transpose). But received: the input's channels is [{nchw[1]}], the "
             f"shape of input is {fmt_dims(dims)}, the filter's channels is [{f_dims[0]}], "
             f"the shape of filter is {fmt_dims(f_dims)}.")
-    if groups < 1:
-        raise InvalidArgument(f"The groups of Op(conv_transpose) must be positive, got "
-                              f"{groups}.")
+    if groups < 1 or (nchw[1] != UNKNOWN and nchw[1] % groups):
+        raise InvalidArgument(f"The groups of Op(conv_transpose) must be positive and divide "
+                              f"the input channels {nchw[1]}, got {groups}.")
     sizes = () if is_compile_time_tensor_attr(output_size, config) else \
         int_array_data(output_size)
-    _, _, (ho, wo) = conv_transpose_geometry(nchw, f_dims, strides, paddings, output_padding,
-                                             sizes, padding_algorithm, dilations)
+    _, _, spatial = conv_transpose_geometry(nchw, f_dims, strides, paddings, output_padding,
+                                            sizes, padding_algorithm, dilations)
     c_out = f_dims[1] * groups if f_dims[1] != UNKNOWN else UNKNOWN
-    out.set_dims((nchw[0], ho, wo, c_out) if channel_last else (nchw[0], c_out, ho, wo))
+    out.set_dims((nchw[0], *spatial, c_out) if channel_last else (nchw[0], c_out, *spatial))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 

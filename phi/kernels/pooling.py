@@ -32,6 +32,7 @@ from phi.infermeta.nn import (
     resolve_pool_padding,
 )
 from phi.kernels.funcs import quiet
+from phi.kernels.windows import strided_view
 
 __all__ = ["pool2d"]
 
@@ -46,11 +47,13 @@ _MAX_TAPS = 64
 
 
 def _window_view(xp, x, ksize, strides, out_hw):
-    """[N, C, Ho, Wo, kh, kw] strided view of the (padded) NCHW array x."""
+    """[N, C, Ho, Wo, kh, kw] strided view of the (padded) NCHW array x, whose padding holds
+    every window (checked by ``strided_view``)."""
+    x = xp.ascontiguousarray(x)
     sn, sc, sh, sw = x.strides
     shape = x.shape[:2] + tuple(out_hw) + tuple(ksize)
     st = (sn, sc, sh * strides[0], sw * strides[1], sh, sw)
-    return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=st)
+    return strided_view(xp, x, shape, st)
 
 
 def _reduce_windows(xp, x, ksize, strides, out_hw, is_max: bool):
@@ -63,6 +66,8 @@ def _reduce_windows(xp, x, ksize, strides, out_hw, is_max: bool):
     """
     kh, kw = ksize
     if kh * kw > _MAX_TAPS:
+        if tuple(out_hw) == (1, 1) and tuple(ksize) == x.shape[2:]:  # global: no view needed
+            return xp.max(x, axis=(2, 3)) if is_max else xp.sum(x, axis=(2, 3))
         view = _window_view(xp, x, ksize, strides, out_hw)
         return xp.max(view, axis=(4, 5)) if is_max else xp.sum(view, axis=(4, 5))
     ho, wo = out_hw

@@ -32,8 +32,9 @@ def _v1_out_hw(ctx, x, layout: str) -> tuple[int, int]:
         return int(size[0]), int(size[1])
     out_h, out_w = ctx.attr("out_h"), ctx.attr("out_w")
     scale = ctx.attr("scale")
-    if scale and scale > 0:
-        out_h, out_w = int(in_h * scale), int(in_w * scale)
+    if scale and scale > 0:  # static_cast<int>(in * scale): an int times a float, in float
+        out_h = int(np.float32(in_h) * np.float32(scale))
+        out_w = int(np.float32(in_w) * np.float32(scale))
     if out_h <= 0 or out_w <= 0:
         raise InvalidArgument(f"{ctx.type}: the output size must be positive, got "
                               f"({out_h}, {out_w}); set out_h/out_w, scale or OutSize.")

@@ -90,13 +90,21 @@ class Conv2DKernel(FluidKernel):
             dilations = [1, 1]
         span_h = dilations[0] * (kh - 1) + 1
         span_w = dilations[1] * (kw - 1) + 1
-        if h + pads[0] + pads[1] < span_h or wd + pads[2] + pads[3] < span_w:
-            raise InvalidArgument(f"conv2d: the (dilated) filter {[span_h, span_w]} is larger "
-                                  f"than the padded input.")
-        padded = xp.pad(x, ((0, 0), (0, 0), (pads[0], pads[1]), (pads[2], pads[3])))
+        # C++ int division: an input smaller than the window still has one (partial) window
+        ho = _trunc_div(h + pads[0] + pads[1] - span_h, strides[0]) + 1
+        wo = _trunc_div(wd + pads[2] + pads[3] - span_w, strides[1]) + 1
+        if ho < 0 or wo < 0:
+            raise InvalidArgument(f"conv2d: the output size {[ho, wo]} is negative.")
+        if ho == 0 or wo == 0:
+            ctx.set_output("Output", _back(xp, xp.zeros((n, o, ho, wo), x.dtype), fmt))
+            return
+        # taps past the input read zero: pad the trailing sides up to the last window
+        bottom = max(pads[1], (ho - 1) * strides[0] + span_h - h - pads[0])
+        right = max(pads[3], (wo - 1) * strides[1] + span_w - wd - pads[2])
+        padded = xp.pad(x, ((0, 0), (0, 0), (pads[0], bottom), (pads[2], right)))
         win = xp.lib.stride_tricks.sliding_window_view(padded, (span_h, span_w), axis=(2, 3))
         win = win[:, :, ::strides[0], ::strides[1], ::dilations[0], ::dilations[1]]
-        ho, wo = win.shape[2:4]
+        win = win[:, :, :ho, :wo]
         win = xp.reshape(win, (n, groups, cg, ho, wo, kh, kw))
         wg = xp.reshape(w, (groups, o // groups, cg, kh, kw))
         out = xp.einsum("ngchwij,gocij->ngohw", win, wg, optimize=True)
