@@ -279,3 +279,8 @@ op_hooks("fill_zeros_like", get_expected_kernel_type=expected_from_var("X"))
 for _op in ("nearest_interp", "bilinear_interp", "top_k"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
              get_kernel_type_for_var=keep_where_they_are("OutSize", "K"))
+
+# window ops of issue 10: the kernel dtype is their input's (ConvOp / ConvTransposeOp / PoolOp
+# and friends: IndicateVarDataType of Input or X)
+for _op in ("conv3d", "conv3d_transpose", "depthwise_conv2d_transpose"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("Input"))

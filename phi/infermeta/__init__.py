@@ -187,3 +187,7 @@ __all__ += [  # phi/infermeta/nn.py
 from phi.infermeta.multiary import rnn_infer_meta  # noqa: E402
 
 __all__ += ["rnn_infer_meta"]
+
+from phi.infermeta.window import conv3d_infer_meta  # noqa: E402
+
+__all__ += ["conv3d_infer_meta"]  # phi/infermeta/window.py

@@ -609,6 +609,12 @@ def group_norm_infer_meta(x, scale, bias, epsilon: float, groups: int, data_layo
 __all__ += ["group_norm_infer_meta", "instance_norm_infer_meta", "layer_norm_infer_meta"]
 
 
+def transpose_channel_last(data_format: str) -> bool:
+    """ConvTransposeInferMeta and its kernel compare the layout with kNHWC only: "NDHWC" is
+    channel-first there (a Paddle-made case says so: conv3d_transpose_ndhwc_out_pad)."""
+    return data_format == "NHWC"
+
+
 def conv_transpose_geometry(x_dims, filter_dims, strides, paddings, output_padding,
                             output_size, padding_algorithm: str, dilations):
     """(paddings [before0, after0, ...], dilations, output sizes) of an NC* conv_transpose,
@@ -679,7 +685,7 @@ def conv_transpose_infer_meta(x, filter, strides, paddings, output_padding, outp
                               f"Attr(dilations) {fmt_dims(dilations)} must hold {nd} values.")
     _check_positive(strides, "stride", "conv_transpose")
     _check_positive(dilations, "dilation", "conv_transpose")
-    channel_last = is_channel_last(data_format)
+    channel_last = transpose_channel_last(data_format)
     nchw = (dims[0], dims[-1], *dims[1:-1]) if channel_last else dims
     if UNKNOWN not in (nchw[1], f_dims[0]) and nchw[1] != f_dims[0]:
         raise InvalidArgument(
@@ -700,4 +706,4 @@ def conv_transpose_infer_meta(x, filter, strides, paddings, output_padding, outp
     out.set_layout(x.layout)
 
 
-__all__ += ["conv_transpose_geometry", "conv_transpose_infer_meta"]
+__all__ += ["conv_transpose_geometry", "conv_transpose_infer_meta", "transpose_channel_last"]

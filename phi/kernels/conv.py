@@ -32,11 +32,12 @@ from phi.infermeta.nn import conv_out_size, is_channel_last, resolve_conv_paddin
 from phi.kernels.funcs import prod
 from phi.kernels.windows import overhang, strided_view
 
-__all__ = ["conv2d", "depthwise_conv2d"]
+__all__ = ["conv2d", "conv3d", "depthwise_conv2d"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 CONV2D_DTYPES = ["float32", "float64"]
 DEPTHWISE_CONV2D_DTYPES = ["float32", "float64"]
+CONV3D_DTYPES = ["float32", "float64"]
 
 _COLS_BLOCK_BYTES = 1 << 20
 """Bytes of depthwise columns built per channel block."""
@@ -199,5 +200,15 @@ def depthwise_conv2d(ctx, input: Tensor, filter: Tensor, strides: list[int],
                      dilations: list[int], data_format: str) -> Tensor:
     """conv2d with depthwise_conv2d's attribute order (groups before dilations); Paddle's CPU
     kernel is the grouped conv, so any ``groups`` is accepted."""
+    return conv_compute(ctx, input, filter, strides, paddings, padding_algorithm, dilations,
+                        groups, data_format)
+
+
+@register_kernel("conv3d", ("CPU", "GPU"), dtypes=CONV3D_DTYPES)
+def conv3d(ctx, input: Tensor, filter: Tensor, strides: list[int], paddings: list[int],
+           padding_algorithm: str, groups: int, dilations: list[int],
+           data_format: str) -> Tensor:
+    """3-D (grouped, dilated) cross-correlation of NCDHW/NDHWC input with an [O, C/G, kd, kh,
+    kw] filter; paddings of 3 values (both sides) or 6 (before, after per axis)."""
     return conv_compute(ctx, input, filter, strides, paddings, padding_algorithm, dilations,
                         groups, data_format)

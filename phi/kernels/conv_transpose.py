@@ -18,10 +18,10 @@ import itertools
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import conv_transpose_geometry, is_channel_last
+from phi.infermeta.nn import conv_transpose_geometry, transpose_channel_last
 from phi.kernels.funcs import prod
 
-__all__ = ["conv2d_transpose"]
+__all__ = ["conv2d_transpose", "conv3d_transpose", "depthwise_conv2d_transpose"]
 
 # Paddle 2.6.2 CPU registrations (corpus cpu_ops.json): float and double for all three
 CONV_TRANSPOSE_DTYPES = ["float32", "float64"]
@@ -33,7 +33,7 @@ def conv_transpose_compute(ctx, x, filter, strides, paddings, output_padding, ou
     *out]: the gradient of a convolution with respect to its input, as a forward op."""
     xp = ctx.xp
     nd = x.ndim - 2
-    channel_last = is_channel_last(data_format)
+    channel_last = transpose_channel_last(data_format)
     if channel_last:
         x = xp.permute_dims(x, (0, nd + 1, *range(1, nd + 1)))
     pads, dils, out_sizes = conv_transpose_geometry(
@@ -74,4 +74,27 @@ def conv2d_transpose(ctx, x: Tensor, filter: Tensor, strides: list[int],
     gives [N, C_out, Ho, Wo]."""
     return conv_transpose_compute(ctx, x, filter, strides, paddings, output_padding,
                                   output_size.data, padding_algorithm, groups, dilations,
+                                  data_format)
+
+
+@register_kernel("depthwise_conv2d_transpose", ("CPU", "GPU"), dtypes=CONV_TRANSPOSE_DTYPES)
+def depthwise_conv2d_transpose(ctx, x: Tensor, filter: Tensor, strides: list[int],
+                               paddings: list[int], output_padding: list[int],
+                               output_size: IntArray, padding_algorithm: str, groups: int,
+                               dilations: list[int], data_format: str) -> Tensor:
+    """conv2d_transpose under its depthwise name (Paddle's CPU kernel is the grouped one)."""
+    return conv_transpose_compute(ctx, x, filter, strides, paddings, output_padding,
+                                  output_size.data, padding_algorithm, groups, dilations,
+                                  data_format)
+
+
+@register_kernel("conv3d_transpose", ("CPU", "GPU"), dtypes=CONV_TRANSPOSE_DTYPES)
+def conv3d_transpose(ctx, x: Tensor, filter: Tensor, strides: list[int], paddings: list[int],
+                     output_padding: list[int], output_size: list[int],
+                     padding_algorithm: str, groups: int, dilations: list[int],
+                     data_format: str) -> Tensor:
+    """3-D transposed convolution of [N, C_in, D, H, W] (or NDHWC) with filter [C_in, C_out /
+    groups, kd, kh, kw]."""
+    return conv_transpose_compute(ctx, x, filter, strides, paddings, output_padding,
+                                  output_size, padding_algorithm, groups, dilations,
                                   data_format)

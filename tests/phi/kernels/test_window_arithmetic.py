@@ -234,3 +234,56 @@ def test_strided_view_refuses_a_view_past_its_buffer():
 ])
 def test_overhang(size, before, after, n_out, stride, span, want):
     assert overhang(size, before, after, n_out, stride, span) == want
+
+
+# -- 3-D: conv3d and conv3d_transpose against N-d definitions ----------------------------------
+
+def ref_conv_nd(x, w, strides, pads, dilations, groups):
+    """im2col in N dimensions, one filter tap at a time: taps outside the input read 0."""
+    import itertools
+    spatial, ksize = x.shape[2:], w.shape[2:]
+    out = [cdiv(size + pads[2 * i] + pads[2 * i + 1] - (dilations[i] * (ksize[i] - 1) + 1),
+                strides[i]) + 1 for i, size in enumerate(spatial)]
+    if min(out) < 0:
+        return None
+    n, o = x.shape[0], w.shape[0]
+    cg, og = w.shape[1], o // groups
+    res = np.zeros((n, o, *out))
+    for tap in itertools.product(*(range(k) for k in ksize)):
+        idx, ok = [], np.ones(out, bool)
+        for i, t in enumerate(tap):
+            pos = np.arange(out[i]) * strides[i] - pads[2 * i] + t * dilations[i]
+            shape = [1] * len(out)
+            shape[i] = out[i]
+            ok = ok & ((pos >= 0) & (pos < spatial[i])).reshape(shape)
+            idx.append(np.clip(pos, 0, spatial[i] - 1).reshape(shape))
+        patch = x[(slice(None), slice(None), *idx)] * ok  # [N, C, *out]
+        for g in range(groups):
+            wt = w[(slice(g * og, (g + 1) * og), slice(None), *tap)]  # [og, cg]
+            res[:, g * og:(g + 1) * og] += np.einsum(
+                "oc,nc...->no...", wt, patch[:, g * cg:(g + 1) * cg])
+    return res
+
+
+@settings(max_examples=60, deadline=None)
+@given(sizes=st.lists(st.integers(1, 5), min_size=3, max_size=3),
+       ksize=st.lists(st.integers(1, 4), min_size=3, max_size=3),
+       strides=st.lists(st.integers(1, 3), min_size=3, max_size=3),
+       dils=st.lists(st.integers(1, 2), min_size=3, max_size=3),
+       pads=st.lists(st.integers(0, 4), min_size=6, max_size=6),
+       algorithm=st.sampled_from(["EXPLICIT", "SAME", "VALID"]), groups=st.integers(1, 2))
+def test_conv3d_any_geometry(sizes, ksize, strides, dils, pads, algorithm, groups):
+    rng = np.random.default_rng(sum(sizes) * 100 + sum(ksize))
+    x = rng.standard_normal((1, 2 * groups, *sizes))
+    f = rng.standard_normal((2 * groups, 2, *ksize))
+    rp, rd = paddle_pads(pads, algorithm, sizes, strides, ksize, dils)
+    want = ref_conv_nd(x, f, strides, rp, rd, groups)
+    attrs = [strides, pads, algorithm, groups, dils, "NCDHW"]
+    with mock.patch.dict(WINDOW_KERNELS, {"conv3d": (phi.infermeta.conv3d_infer_meta, 1)}):
+        if want is None:
+            with pytest.raises(InvalidArgument, match="at least 0"):
+                run_kernel("conv3d", [x, f], attrs)
+            return
+        got = run_kernel("conv3d", [x, f], attrs)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
