@@ -284,3 +284,8 @@ for _op in ("nearest_interp", "bilinear_interp", "top_k"):
 # and friends: IndicateVarDataType of Input or X)
 for _op in ("conv3d", "conv3d_transpose", "depthwise_conv2d_transpose"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("Input"))
+for _op in ("pool3d", "max_pool2d_with_index", "max_pool3d_with_index"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+for _op in ("unpool", "unpool3d"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+op_hooks("spp", get_expected_kernel_type=expected_from_var("X"))

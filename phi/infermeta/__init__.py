@@ -188,6 +188,16 @@ from phi.infermeta.multiary import rnn_infer_meta  # noqa: E402
 
 __all__ += ["rnn_infer_meta"]
 
-from phi.infermeta.window import conv3d_infer_meta  # noqa: E402
+from phi.infermeta.window import (  # noqa: E402
+    conv3d_infer_meta,
+    max_pool_with_index_infer_meta,
+    pool_infer_meta,
+    unpool_infer_meta,
+)
 
-__all__ += ["conv3d_infer_meta"]  # phi/infermeta/window.py
+__all__ += [  # phi/infermeta/window.py
+    "conv3d_infer_meta",
+    "max_pool_with_index_infer_meta",
+    "pool_infer_meta",
+    "unpool_infer_meta",
+]

@@ -38,3 +38,4 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     softmax,
     vision,
 )
+from phi.kernels import window_ops  # noqa: F401 - window ops of issue 10

@@ -1,5 +1,5 @@
-"""2-D pooling: pool2d, max and avg (Paddle's paddle/phi/kernels/impl/pool_kernel_impl.h and
-funcs/pooling.cc, Pool2dFunctor on CPU).
+"""Pooling: pool2d and pool3d, max and avg (Paddle's paddle/phi/kernels/impl/pool_kernel_impl.h
+and funcs/pooling.cc, Pool2dFunctor / Pool3dFunctor on CPU).
 
 What Paddle's CPU functor computes, and this module reproduces:
 
@@ -15,12 +15,15 @@ What Paddle's CPU functor computes, and this module reproduces:
 * adaptive: window i covers [floor(i*in/out), ceil((i+1)*in/out)), averaged over its size.
 * global: the window is the whole plane (paddings ignored).
 
-Windows are reduced over strided views of the padded input (a loop over the kh*kw window
-positions at most, never over pixels or channels); adaptive windows, whose sizes vary, are
-gathered with index arrays and masked.  NHWC is computed on an NCHW view.
+Windows are reduced over strided slices of the padded input (a loop over the window's taps at
+most, never over pixels or channels); adaptive windows, whose sizes vary, are boxes: gathered
+with index arrays and masked one axis at a time.  NHWC / NDHWC is computed on a channel-first
+view.  pool3d is the same computation with one more axis.
 """
 
 from __future__ import annotations
+
+import itertools
 
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
@@ -31,13 +34,14 @@ from phi.infermeta.nn import (
     pool_output_size,
     resolve_pool_padding,
 )
-from phi.kernels.funcs import quiet
-from phi.kernels.windows import strided_view
+from phi.kernels.funcs import prod, quiet
+from phi.kernels.windows import overhang, strided_view
 
-__all__ = ["pool2d"]
+__all__ = ["pool2d", "pool3d", "pool_adaptive", "pool_compute", "pool_fixed"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 POOL2D_DTYPES = ["float32", "float64"]
+POOL3D_DTYPES = ["float32", "float64"]
 
 FLT_MAX = 3.4028234663852886e38
 """C's FLT_MAX: MaxPool's initial value, static_cast<T>(-FLT_MAX) for double too."""
@@ -46,41 +50,42 @@ _MAX_TAPS = 64
 """Windows up to this many elements are reduced tap by tap (see _reduce_windows)."""
 
 
-def _window_view(xp, x, ksize, strides, out_hw):
-    """[N, C, Ho, Wo, kh, kw] strided view of the (padded) NCHW array x, whose padding holds
-    every window (checked by ``strided_view``)."""
+def _window_view(xp, x, ksize, strides, out_sizes):
+    """[N, C, *out, *k] strided view of the (padded) [N, C, *spatial] array x, whose padding
+    holds every window (checked by ``strided_view``)."""
     x = xp.ascontiguousarray(x)
-    sn, sc, sh, sw = x.strides
-    shape = x.shape[:2] + tuple(out_hw) + tuple(ksize)
-    st = (sn, sc, sh * strides[0], sw * strides[1], sh, sw)
+    sp = x.strides[2:]
+    shape = (*x.shape[:2], *out_sizes, *ksize)
+    st = (*x.strides[:2], *(s * t for s, t in zip(sp, strides, strict=True)), *sp)
     return strided_view(xp, x, shape, st)
 
 
-def _reduce_windows(xp, x, ksize, strides, out_hw, is_max: bool):
-    """Max or sum over every window of the padded NCHW array x -> [N, C, Ho, Wo].
+def _reduce_windows(xp, x, ksize, strides, out_sizes, is_max: bool):
+    """Max or sum over every window of the padded [N, C, *spatial] array x -> [N, C, *out].
 
     Small windows are reduced tap by tap: one elementwise max/add per window position over a
-    strided view, in the order Paddle's loop visits the window (row-major), so sums are
+    strided slice, in the order Paddle's loop visits the window (row-major), so sums are
     accumulated as Paddle accumulates them.  Large windows (global pooling) are reduced over
     a window view instead, where the window axes are long and contiguous.
     """
-    kh, kw = ksize
-    if kh * kw > _MAX_TAPS:
-        if tuple(out_hw) == (1, 1) and tuple(ksize) == x.shape[2:]:  # global: no view needed
-            return xp.max(x, axis=(2, 3)) if is_max else xp.sum(x, axis=(2, 3))
-        view = _window_view(xp, x, ksize, strides, out_hw)
-        return xp.max(view, axis=(4, 5)) if is_max else xp.sum(view, axis=(4, 5))
-    ho, wo = out_hw
-    sh, sw = strides
+    nd = len(ksize)
+    axes = tuple(range(2, 2 + nd))
+    if prod(ksize) > _MAX_TAPS:
+        if all(o == 1 for o in out_sizes) and tuple(ksize) == x.shape[2:]:  # global: no view
+            return xp.max(x, axis=axes) if is_max else xp.sum(x, axis=axes)
+        view = _window_view(xp, x, ksize, strides, out_sizes)
+        axes = tuple(range(2 + nd, 2 + 2 * nd))
+        return xp.max(view, axis=axes) if is_max else xp.sum(view, axis=axes)
     combine = xp.maximum if is_max else xp.add
     out = None
-    for i in range(kh):
-        for j in range(kw):
-            tap = x[:, :, i:i + sh * (ho - 1) + 1:sh, j:j + sw * (wo - 1) + 1:sw]
-            if out is None:
-                out = xp.array(tap, copy=True)
-            else:
-                combine(out, tap, out=out)
+    for tap in itertools.product(*(range(k) for k in ksize)):
+        where = tuple(slice(t, t + s * (o - 1) + 1, s) for t, s, o in
+                      zip(tap, strides, out_sizes, strict=True))
+        part = x[(slice(None), slice(None), *where)]
+        if out is None:
+            out = xp.array(part, copy=True)
+        else:
+            combine(out, part, out=out)
     return out
 
 
@@ -93,60 +98,103 @@ def _counts(xp, size: int, ksize: int, stride: int, lead: int, n_out: int, exclu
     return end - start
 
 
-def _pool_fixed(ctx, x, ksize, strides, lead, out_hw, pooling_type: str, exclusive: bool):
+def pool_fixed(ctx, x, ksize, strides, lead, out_sizes, pooling_type: str, exclusive: bool):
+    """Max or average pooling of an [N, C, *spatial] x over windows ``ksize``, ``strides``
+    apart, starting ``lead`` (the leading paddings) before the input: Paddle's Pool2d/3dFunctor
+    (module doc).  Also spp's levels."""
     xp = ctx.xp
-    h, w = x.shape[2:]
-    ho, wo = out_hw
-    top, left = lead
+    spatial = x.shape[2:]
     # room for every window: the leading padding plus whatever the last window overhangs
-    bottom = max(0, (ho - 1) * strides[0] + ksize[0] - top - h)
-    right = max(0, (wo - 1) * strides[1] + ksize[1] - left - w)
+    after = [overhang(size, p, 0, o, s, k) for size, p, o, s, k in
+             zip(spatial, lead, out_sizes, strides, ksize, strict=True)]
     is_max = pooling_type == "max"
-    fill = -xp.inf if is_max else 0
-    if top or bottom or left or right:
-        x = xp.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=fill)
-    total = _reduce_windows(xp, x, ksize, strides, out_hw, is_max)
+    if any(lead) or any(after):
+        x = xp.pad(x, ((0, 0), (0, 0), *zip(lead, after, strict=True)),
+                   constant_values=-xp.inf if is_max else 0)
+    total = _reduce_windows(xp, x, ksize, strides, out_sizes, is_max)
     if is_max:
         return xp.maximum(total, xp.asarray(-FLT_MAX, dtype=total.dtype))
-    ch = _counts(xp, h, ksize[0], strides[0], top, ho, exclusive)
-    cw = _counts(xp, w, ksize[1], strides[1], left, wo, exclusive)
-    count = (ch[:, None] * cw[None, :]).astype(total.dtype)
+    count = None
+    for i, size in enumerate(spatial):
+        c = _counts(xp, size, ksize[i], strides[i], lead[i], out_sizes[i], exclusive)
+        c = xp.reshape(c, (-1,) + (1,) * (len(spatial) - 1 - i))
+        count = c if count is None else count * c
     with quiet(xp):  # an exclusive window of padding only divides 0 by 0, as in Paddle
-        return total / count
+        return total / count.astype(total.dtype)
 
 
-def _adaptive_index(xp, size: int, n_out: int):
-    """(indices [n_out, kmax] clipped into the input, valid mask, window sizes)."""
+def _adaptive_axis(xp, x, axis: int, n_out: int, is_max: bool):
+    """x reduced along ``axis`` over the adaptive windows [floor(i*in/out), ceil((i+1)*in/out))
+    -> (reduced, window lengths)."""
+    size = x.shape[axis]
     bounds = [adaptive_bounds(i, size, n_out) for i in range(n_out)]  # n_out is small
     start = xp.asarray([b[0] for b in bounds])
     length = xp.asarray([b[1] - b[0] for b in bounds])
-    kmax = max(b[1] - b[0] for b in bounds)
-    offs = xp.arange(kmax)
+    offs = xp.arange(max(b[1] - b[0] for b in bounds))
     valid = offs[None, :] < length[:, None]
-    idx = xp.minimum(start[:, None] + offs[None, :], size - 1)
-    return idx, valid, length
+    idx = xp.minimum(start[:, None] + offs[None, :], size - 1)  # [n_out, kmax]
+    g = xp.take(x, idx, axis=axis)  # the axis becomes [n_out, kmax]
+    shape = [1] * g.ndim
+    shape[axis], shape[axis + 1] = valid.shape
+    valid = xp.reshape(valid, shape)
+    if is_max:
+        return xp.max(xp.where(valid, g, -xp.inf), axis=axis + 1), length
+    return xp.sum(xp.where(valid, g, 0), axis=axis + 1), length
 
 
-def _pool_adaptive(ctx, x, out_hw, pooling_type: str):
+def pool_adaptive(ctx, x, out_sizes, pooling_type: str):
+    """Adaptive max / average pooling of an [N, C, *spatial] x to ``out_sizes``: windows are
+    boxes, so they are reduced one axis at a time; the divisor is the box's size."""
     xp = ctx.xp
-    n, c, h, w = x.shape
-    ho, wo = out_hw
-    if h % ho == 0 and w % wo == 0:  # equal, disjoint windows: a reshape
-        blocks = xp.reshape(x, (n, c, ho, h // ho, wo, w // wo))
-        if pooling_type == "max":
-            out = xp.max(blocks, axis=(3, 5))
+    spatial = x.shape[2:]
+    is_max = pooling_type == "max"
+    if all(size % o == 0 for size, o in zip(spatial, out_sizes, strict=True)):
+        # equal, disjoint windows: a reshape
+        shape = [*x.shape[:2]]
+        for size, o in zip(spatial, out_sizes, strict=True):
+            shape += [o, size // o]
+        axes = tuple(range(3, 3 + 2 * len(spatial), 2))
+        blocks = xp.reshape(x, shape)
+        if is_max:
+            out = xp.max(blocks, axis=axes)
             return xp.maximum(out, xp.asarray(-FLT_MAX, dtype=out.dtype))
-        total = xp.sum(blocks, axis=(3, 5))
-        return total / xp.asarray((h // ho) * (w // wo), dtype=total.dtype)
-    ih, vh, lh = _adaptive_index(xp, h, ho)
-    iw, vw, lw = _adaptive_index(xp, w, wo)
-    g = x[:, :, ih[:, :, None, None], iw[None, None, :, :]]  # [N, C, Ho, kh, Wo, kw]
-    valid = vh[:, :, None, None] & vw[None, None, :, :]
-    if pooling_type == "max":
-        out = xp.max(xp.where(valid, g, -xp.inf), axis=(3, 5))
+        total = xp.sum(blocks, axis=axes)
+        return total / xp.asarray(prod(spatial) // prod(out_sizes), dtype=total.dtype)
+    out, count = x, None
+    for i, o in enumerate(out_sizes):
+        out, length = _adaptive_axis(xp, out, 2 + i, o, is_max)
+        length = xp.reshape(length, (-1,) + (1,) * (len(spatial) - 1 - i))
+        count = length if count is None else count * length
+    if is_max:
         return xp.maximum(out, xp.asarray(-FLT_MAX, dtype=out.dtype))
-    total = xp.sum(xp.where(valid, g, 0), axis=(3, 5))
-    return total / (lh[:, None] * lw[None, :]).astype(total.dtype)
+    return out / count.astype(out.dtype)
+
+
+def pool_compute(ctx, x, kernel_size, strides, paddings, ceil_mode: bool, exclusive: bool,
+                 data_format: str, pooling_type: str, global_pooling: bool, adaptive: bool,
+                 padding_algorithm: str):
+    """Shared body of pool2d and pool3d."""
+    xp = ctx.xp
+    nd = x.ndim - 2
+    channel_last = is_channel_last(data_format)
+    xc = xp.permute_dims(x, (0, nd + 1, *range(1, nd + 1))) if channel_last else x
+    data_dims = xc.shape[2:]
+    ksize = [int(k) for k in kernel_size]
+    pads = resolve_pool_padding(paddings, global_pooling, adaptive, padding_algorithm,
+                                data_dims, strides, ksize)
+    if global_pooling:
+        ksize = list(data_dims)
+    if adaptive:
+        out = pool_adaptive(ctx, xc, tuple(ksize), pooling_type)
+    else:
+        out_sizes = tuple(pool_output_size(data_dims[i], ksize[i], pads[2 * i],
+                                           pads[2 * i + 1], strides[i], ceil_mode)
+                          for i in range(nd))
+        out = pool_fixed(ctx, xc, ksize, strides, pads[::2], out_sizes, pooling_type,
+                         exclusive)
+    if channel_last:
+        out = xp.permute_dims(out, (0, *range(2, nd + 2), 1))
+    return xp.ascontiguousarray(out)
 
 
 @register_kernel("pool2d", ("CPU", "GPU"), dtypes=POOL2D_DTYPES)
@@ -154,22 +202,14 @@ def pool2d(ctx, x: Tensor, kernel_size: IntArray, strides: list[int], paddings: 
            ceil_mode: bool, exclusive: bool, data_format: str, pooling_type: str,
            global_pooling: bool, adaptive: bool, padding_algorithm: str) -> Tensor:
     """Max or average pooling over the H and W axes of an NCHW/NHWC input."""
-    xp = ctx.xp
-    channel_last = is_channel_last(data_format)
-    xc = xp.permute_dims(x, (0, 3, 1, 2)) if channel_last else x
-    data_dims = xc.shape[2:]
-    ksize = [int(k) for k in kernel_size.data]
-    pads = resolve_pool_padding(paddings, global_pooling, adaptive, padding_algorithm,
-                                data_dims, strides, ksize)
-    if global_pooling:
-        ksize = list(data_dims)
-    if adaptive:
-        out = _pool_adaptive(ctx, xc, tuple(ksize), pooling_type)
-    else:
-        out_hw = tuple(pool_output_size(data_dims[i], ksize[i], pads[2 * i], pads[2 * i + 1],
-                                        strides[i], ceil_mode) for i in range(2))
-        out = _pool_fixed(ctx, xc, ksize, strides, (pads[0], pads[2]), out_hw, pooling_type,
-                          exclusive)
-    if channel_last:
-        out = xp.permute_dims(out, (0, 2, 3, 1))
-    return xp.ascontiguousarray(out)
+    return pool_compute(ctx, x, kernel_size.data, strides, paddings, ceil_mode, exclusive,
+                        data_format, pooling_type, global_pooling, adaptive, padding_algorithm)
+
+
+@register_kernel("pool3d", ("CPU", "GPU"), dtypes=POOL3D_DTYPES)
+def pool3d(ctx, x: Tensor, kernel_size: list[int], strides: list[int], paddings: list[int],
+           ceil_mode: bool, exclusive: bool, data_format: str, pooling_type: str,
+           global_pooling: bool, adaptive: bool, padding_algorithm: str) -> Tensor:
+    """Max or average pooling over the D, H and W axes of an NCDHW/NDHWC input."""
+    return pool_compute(ctx, x, kernel_size, strides, paddings, ceil_mode, exclusive,
+                        data_format, pooling_type, global_pooling, adaptive, padding_algorithm)

@@ -287,3 +287,61 @@ def test_conv3d_any_geometry(sizes, ksize, strides, dils, pads, algorithm, group
         got = run_kernel("conv3d", [x, f], attrs)
     assert got.shape == want.shape
     np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)
+
+
+# -- max_pool2d_with_index: Paddle's loop, ties, NaN, partial windows ----------------------------
+
+def ref_max_with_index(x, ksize, strides, pads, adaptive):
+    """MaxPool2dWithIndexFunctor: first maximum by ``ele < value`` in row-major order."""
+    n, c, h, w = x.shape
+    if adaptive:
+        ho, wo = ksize
+    else:
+        ho = cdiv(h - ksize[0] + 2 * pads[0], strides[0]) + 1
+        wo = cdiv(w - ksize[1] + 2 * pads[1], strides[1]) + 1
+        if ho < 0 or wo < 0:
+            return None, None
+    out = np.full((n, c, ho, wo), -FLT_MAX)
+    mask = np.full((n, c, ho, wo), -1, np.int32)
+    for b in range(n):
+        for ch in range(c):
+            for ph in range(ho):
+                if adaptive:
+                    hs, he = (ph * h) // ho, -(-(ph + 1) * h // ho)
+                else:
+                    hs = ph * strides[0] - pads[0]
+                    he, hs = min(hs + ksize[0], h), max(hs, 0)
+                for pw in range(wo):
+                    if adaptive:
+                        ws, we = (pw * w) // wo, -(-(pw + 1) * w // wo)
+                    else:
+                        ws = pw * strides[1] - pads[1]
+                        we, ws = min(ws + ksize[1], w), max(ws, 0)
+                    for i in range(hs, he):
+                        for j in range(ws, we):
+                            if out[b, ch, ph, pw] < x[b, ch, i, j]:
+                                out[b, ch, ph, pw] = x[b, ch, i, j]
+                                mask[b, ch, ph, pw] = i * w + j
+    return out, mask
+
+
+@settings(max_examples=100, deadline=None)
+@given(h=st.integers(1, 6), w=st.integers(1, 6), kh=st.integers(1, 4), kw=st.integers(1, 4),
+       sh=st.integers(1, 3), sw=st.integers(1, 3), ph=st.integers(0, 3), pw=st.integers(0, 3),
+       adaptive=st.booleans(), nan=st.booleans())
+def test_max_pool2d_with_index_any_geometry(h, w, kh, kw, sh, sw, ph, pw, adaptive, nan):
+    rng = np.random.default_rng(h * 1000 + w * 100 + kh * 10 + kw)
+    x = rng.integers(-2, 3, (1, 2, h, w)).astype(np.float64)  # ties
+    if nan:
+        x[0, 0, 0, 0] = np.nan
+    want, mask = ref_max_with_index(x, (kh, kw), (sh, sw), (ph, pw), adaptive)
+    attrs = [[kh, kw], [sh, sw], [ph, pw], False, adaptive]
+    kernels = {"max_pool2d_with_index": (phi.infermeta.max_pool_with_index_infer_meta, 2)}
+    with mock.patch.dict(WINDOW_KERNELS, kernels):
+        if want is None:
+            with pytest.raises(InvalidArgument, match="negative"):
+                run_kernel("max_pool2d_with_index", [x], attrs)
+            return
+        got, got_mask = run_kernel("max_pool2d_with_index", [x], attrs)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(got_mask, mask)
