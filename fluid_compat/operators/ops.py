@@ -289,3 +289,5 @@ for _op in ("pool3d", "max_pool2d_with_index", "max_pool3d_with_index"):
 for _op in ("unpool", "unpool3d"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
 op_hooks("spp", get_expected_kernel_type=expected_from_var("X"))
+for _op in ("unfold", "fold", "maxout", "lrn"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))

@@ -190,14 +190,20 @@ __all__ += ["rnn_infer_meta"]
 
 from phi.infermeta.window import (  # noqa: E402
     conv3d_infer_meta,
+    fold_infer_meta,
     max_pool_with_index_infer_meta,
+    max_out_infer_meta,
     pool_infer_meta,
+    unfold_infer_meta,
     unpool_infer_meta,
 )
 
 __all__ += [  # phi/infermeta/window.py
     "conv3d_infer_meta",
+    "fold_infer_meta",
     "max_pool_with_index_infer_meta",
+    "max_out_infer_meta",
     "pool_infer_meta",
+    "unfold_infer_meta",
     "unpool_infer_meta",
 ]

@@ -130,3 +130,139 @@ def unpool_infer_meta(x, indices, ksize, strides, paddings, output_size, data_fo
 
 
 __all__ += ["unpool_infer_meta"]
+
+
+def _check_lengths(op: str, **lists) -> None:
+    for name, (values, n) in lists.items():
+        if len(values) != n:
+            raise InvalidArgument(f"Op({op}): Attr({name}) must hold {n} values, but received "
+                                  f"{fmt_dims(values)}.")
+
+
+def _check_all_positive(op: str, **lists) -> None:
+    for name, values in lists.items():
+        if any(v <= 0 for v in values):
+            raise InvalidArgument(f"Op({op}): every value of Attr({name}) must be greater than "
+                                  f"0, but received {fmt_dims(values)}.")
+
+
+def unfold_geometry(spatial, kernel_sizes, strides, paddings, dilations):
+    """(paddings [top, bottom, left, right], block counts) of unfold, with UnfoldInferMeta's
+    checks; its ``paddings`` are [top, left, bottom, right] and the counts CalcOutputSize's:
+    (in + pads - (dilation * (k - 1) + 1)) / stride + 1 in C++ ints, which must be > 0."""
+    ksize, strides, dils = _ints(kernel_sizes), _ints(strides), _ints(dilations)
+    pads = _ints(paddings)
+    _check_lengths("unfold", kernel_sizes=(ksize, 2), strides=(strides, 2),
+                   paddings=(pads, 4), dilations=(dils, 2))
+    _check_all_positive("unfold", kernel_sizes=ksize, strides=strides, dilations=dils)
+    blocks = [UNKNOWN if size == UNKNOWN else
+              _cdiv(size + pads[i] + pads[i + 2] - (dils[i] * (ksize[i] - 1) + 1),
+                    strides[i]) + 1 for i, size in enumerate(spatial)]
+    if UNKNOWN not in spatial and min(blocks) <= 0:
+        raise InvalidArgument(
+            f"The sliding blocks calculated from input spatial size ({spatial[0]}, "
+            f"{spatial[1]}), kernel_sizes ({ksize[0]}, {ksize[1]}), strides ({strides[0]}, "
+            f"{strides[1]}), dilations ({dils[0]}, {dils[1]}), is ({blocks[0]}, {blocks[1]}), "
+            f"which should be a positive integer.")
+    return [pads[0], pads[2], pads[1], pads[3]], blocks
+
+
+def unfold_infer_meta(x, kernel_sizes, strides, paddings, dilations, out) -> None:
+    """UnfoldInferMeta: [N, C * kh * kw, blocks_h * blocks_w] of x's dtype."""
+    dims = tuple(x.dims)
+    if len(dims) != 4:
+        raise InvalidArgument(f"Input should be 4-D tensor of format [N, C, H, W], but get "
+                              f"{len(dims)}")
+    _, blocks = unfold_geometry(dims[2:], kernel_sizes, strides, paddings, dilations)
+    k = int(kernel_sizes[0]) * int(kernel_sizes[1])
+    length = UNKNOWN if UNKNOWN in blocks else blocks[0] * blocks[1]
+    out.set_dims((dims[0], UNKNOWN if dims[1] == UNKNOWN else dims[1] * k, length))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def fold_geometry(x_dims, output_sizes, kernel_sizes, strides, paddings, dilations):
+    """(paddings [top, bottom, left, right], block counts) of fold, with FoldInferMeta's and
+    col2im's checks: FoldInferMeta (and the kernel's column shape) count blocks with
+    2 * paddings[0|1], col2im with both sides (paddings [top, left, bottom, right]); both must
+    give the same counts, and their product must be the input's last dim."""
+    outs, ksize, strides = _ints(output_sizes), _ints(kernel_sizes), _ints(strides)
+    pads, dils = _ints(paddings), _ints(dilations)
+    _check_lengths("fold", output_sizes=(outs, 2), kernel_sizes=(ksize, 2),
+                   strides=(strides, 2), paddings=(pads, 4), dilations=(dils, 2))
+    _check_all_positive("fold", output_sizes=outs, kernel_sizes=ksize, strides=strides,
+                        dilations=dils)
+    blocks = []
+    for i in range(2):
+        span = dils[i] * (ksize[i] - 1) + 1
+        b = _cdiv(outs[i] + 2 * pads[i] - span, strides[i]) + 1
+        both = _cdiv(outs[i] + pads[i] + pads[i + 2] - span, strides[i]) + 1
+        if b != both:
+            raise InvalidArgument(
+                f"Op(fold): Output_{'height' if i == 0 else 'width'} and padding"
+                f"{fmt_dims([pads[i], pads[i + 2]])} are inconsistent: {b} blocks counted with "
+                f"2 * padding, {both} with both sides.")
+        blocks.append(b)
+    channels, length = x_dims[1], x_dims[2]
+    if length != UNKNOWN and blocks[0] * blocks[1] != length:
+        raise InvalidArgument(
+            f"Given input output_size ({outs[0]}, {outs[1]}), kernel_sizes ({ksize[0]}, "
+            f"{ksize[1]}), strides ({strides[0]}, {strides[1]}), dilations ({dils[0]}, "
+            f"{dils[1]}), which should be expected size of input's dimension 2 to match the "
+            f"calculated number of {blocks[0]} * {blocks[1]} = {blocks[0] * blocks[1]}, but "
+            f"got {length}")
+    if channels != UNKNOWN and channels % (ksize[0] * ksize[1]):
+        raise InvalidArgument(
+            f"Expected size of input's dimension 1 to be divisible by the product of "
+            f"kernel_size, but got input.size(1)={channels} and kernel_size=({ksize[0]}, "
+            f"{ksize[1]}).")
+    return [pads[0], pads[2], pads[1], pads[3]], blocks
+
+
+def fold_infer_meta(x, output_sizes, kernel_sizes, strides, paddings, dilations, out) -> None:
+    """FoldInferMeta: [N, C / (kh * kw), *output_sizes] of x's dtype."""
+    dims = tuple(x.dims)
+    if len(dims) != 3:
+        raise InvalidArgument(f"Input should be 3-D tensor of format [N, C, L], but get "
+                              f"{len(dims)}")
+    fold_geometry(dims, output_sizes, kernel_sizes, strides, paddings, dilations)
+    k = int(kernel_sizes[0]) * int(kernel_sizes[1])
+    out.set_dims((dims[0], UNKNOWN if dims[1] == UNKNOWN else dims[1] // k,
+                  *_ints(output_sizes)))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def maxout_axis(x_dims, groups: int, axis: int) -> int:
+    """MaxOutInferMeta's checks; the channel axis (1 or 3: -1 means 3)."""
+    if len(x_dims) != 4:
+        raise InvalidArgument(f"x's dimension of Op(maxout) must be 4, but received "
+                              f"{len(x_dims)}: {fmt_dims(x_dims)}.")
+    if axis not in (1, -1, 3):
+        raise InvalidArgument(f"axis only supported 1, -1 or 3, but recevied axis is: {axis}")
+    axis = 3 if axis == -1 else axis
+    if groups <= 0:
+        raise InvalidArgument(f"Attr(groups) of Op(maxout) should be larger than 0. But "
+                              f"received {groups}.")
+    channels = x_dims[axis]
+    if channels != UNKNOWN and channels % groups:
+        raise InvalidArgument(
+            f"The number of input channels for Op(maxout) should be divisible by Attr(groups)."
+            f" But received: the input's channels is [{channels}], the shape of input is "
+            f"{fmt_dims(x_dims)}, the Attr(groups) is [{groups}], the Attr(axis) is [{axis}].")
+    return axis
+
+
+def max_out_infer_meta(x, groups: int, axis: int, out) -> None:
+    """MaxOutInferMeta: x's dims with the channel axis divided by ``groups``."""
+    dims = list(x.dims)
+    axis = maxout_axis(dims, groups, axis)
+    if dims[axis] != UNKNOWN:
+        dims[axis] //= groups
+    out.set_dims(tuple(dims))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+__all__ += ["fold_geometry", "fold_infer_meta", "max_out_infer_meta", "maxout_axis",
+            "unfold_geometry", "unfold_infer_meta"]

@@ -32,7 +32,7 @@ from phi.infermeta.nn import conv_out_size, is_channel_last, resolve_conv_paddin
 from phi.kernels.funcs import prod
 from phi.kernels.windows import overhang, strided_view
 
-__all__ = ["conv2d", "conv3d", "depthwise_conv2d"]
+__all__ = ["conv2d", "conv3d", "depthwise_conv2d", "im2col"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 CONV2D_DTYPES = ["float32", "float64"]
@@ -67,6 +67,14 @@ def _windows(xp, x, groups: int, ksize, dilations, strides, out_sizes):
     st += [s * d for s, d in zip(sp, dilations, strict=False)]
     st += [s * t for s, t in zip(sp, strides, strict=False)]
     return strided_view(xp, x, shape, st)
+
+
+def im2col(xp, x, ksize, strides, pads, dilations, out_sizes):
+    """Paddle's im2col (kCFO) of an [N, C, *spatial] x: columns [N, C * prod(k), prod(out)],
+    taps outside the input zero; ``pads`` [before0, after0, ...] must hold every window."""
+    n, c = x.shape[:2]
+    view = _windows(xp, _pad_nchw(xp, x, pads), 1, ksize, dilations, strides, out_sizes)
+    return xp.reshape(view, (n, c * prod(ksize), prod(out_sizes)))  # the copy
 
 
 def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):

@@ -21,10 +21,34 @@ from phi.core.registry import register_kernel
 from phi.infermeta.nn import conv_transpose_geometry, transpose_channel_last
 from phi.kernels.funcs import prod
 
-__all__ = ["conv2d_transpose", "conv3d_transpose", "depthwise_conv2d_transpose"]
+__all__ = [
+    "col2im",
+    "conv2d_transpose",
+    "conv3d_transpose",
+    "depthwise_conv2d_transpose",
+]
 
 # Paddle 2.6.2 CPU registrations (corpus cpu_ops.json): float and double for all three
 CONV_TRANSPOSE_DTYPES = ["float32", "float64"]
+
+
+def col2im(xp, cols, strides, dilations, pads_before, out_sizes):
+    """Paddle's col2im / col2vol: columns [N, C, *k, *blocks] added into [N, C, *out], tap
+    (t...) of block (b...) at b * stride - pad + t * dilation, dropped when outside [0, out).
+    One strided add per tap, taps in row-major order (the order Paddle adds them), into a
+    buffer that holds every tap and the output, then cropped by the leading paddings."""
+    n, c = cols.shape[:2]
+    nd = len(out_sizes)
+    ksize, blocks = cols.shape[2:2 + nd], cols.shape[2 + nd:]
+    full = [max((b - 1) * s + d * (k - 1) + 1, p + o) for b, s, d, k, p, o in
+            zip(blocks, strides, dilations, ksize, pads_before, out_sizes, strict=True)]
+    buf = xp.zeros((n, c, *full), dtype=cols.dtype)
+    for tap in itertools.product(*(range(k) for k in ksize)):
+        where = tuple(slice(t * d, t * d + (b - 1) * s + 1, s) for t, d, b, s in
+                      zip(tap, dilations, blocks, strides, strict=True))
+        buf[(slice(None), slice(None), *where)] += cols[(slice(None), slice(None), *tap)]
+    return buf[(slice(None), slice(None),
+                *(slice(p, p + o) for p, o in zip(pads_before, out_sizes, strict=True)))]
 
 
 def conv_transpose_compute(ctx, x, filter, strides, paddings, output_padding, output_size,
@@ -51,15 +75,7 @@ def conv_transpose_compute(ctx, x, filter, strides, paddings, output_padding, ou
         wg = xp.reshape(filter, (groups, c_in // groups, c_out_g * prod(ksize)))
         cols = xp.matmul(xp.permute_dims(wg, (0, 2, 1))[None], xg)  # [N, G, C_out/G*K, L]
         cols = xp.reshape(cols, (n, c_out, *ksize, *spatial))
-        full = [max((size - 1) * s + d * (k - 1) + 1, p + o) for size, s, d, k, p, o in
-                zip(spatial, strides, dils, ksize, pads[::2], out_sizes, strict=True)]
-        buf = xp.zeros((n, c_out, *full), dtype=x.dtype)
-        for tap in itertools.product(*(range(k) for k in ksize)):
-            where = tuple(slice(t * d, t * d + (size - 1) * s + 1, s) for t, d, size, s in
-                          zip(tap, dils, spatial, strides, strict=True))
-            buf[(slice(None), slice(None), *where)] += cols[(slice(None), slice(None), *tap)]
-        out = buf[(slice(None), slice(None),
-                   *(slice(p, p + o) for p, o in zip(pads[::2], out_sizes, strict=True)))]
+        out = col2im(xp, cols, strides, dils, pads[::2], out_sizes)
     if channel_last:
         out = xp.permute_dims(out, (0, *range(2, nd + 2), 1))
     return xp.asarray(out, copy=True)

@@ -16,9 +16,25 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.nn import adaptive_bounds
-from phi.infermeta.window import max_pool_with_index_geometry
+from phi.infermeta.window import (
+    fold_geometry,
+    max_pool_with_index_geometry,
+    maxout_axis,
+    unfold_geometry,
+)
+from phi.kernels.conv import im2col
+from phi.kernels.conv_transpose import col2im
+from phi.kernels.windows import overhang
 
-__all__ = ["max_pool2d_with_index", "max_pool3d_with_index", "unpool", "unpool3d"]
+__all__ = [
+    "fold",
+    "max_pool2d_with_index",
+    "max_pool3d_with_index",
+    "maxout",
+    "unfold",
+    "unpool",
+    "unpool3d",
+]
 
 # Paddle 2.6.2 CPU registrations (corpus cpu_ops.json)
 FLOAT_DTYPES = ["float32", "float64"]
@@ -140,3 +156,51 @@ def unpool3d(ctx, x: Tensor, indices: Tensor, ksize: list[int], strides: list[in
              paddings: list[int], output_size: list[int], data_format: str) -> Tensor:
     """Max unpooling of NCDHW x to ``output_size`` at the int32 positions ``indices``."""
     return unpool_compute(ctx, "unpool3d", x, indices, output_size)
+
+
+@register_kernel("unfold", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
+def unfold(ctx, x: Tensor, kernel_sizes: list[int], strides: list[int], paddings: list[int],
+           dilations: list[int]) -> Tensor:
+    """im2col of NCHW x: [N, C * kh * kw, L] (paddings [top, left, bottom, right]); windows
+    past the input read zero, as conv's."""
+    xp = ctx.xp
+    pads, blocks = unfold_geometry(x.shape[2:], kernel_sizes, strides, paddings, dilations)
+    for i, size in enumerate(x.shape[2:]):  # grow the trailing side under partial windows
+        pads[2 * i + 1] += overhang(size, pads[2 * i], pads[2 * i + 1], blocks[i], strides[i],
+                                    dilations[i] * (kernel_sizes[i] - 1) + 1)
+    if 0 in x.shape:
+        k = kernel_sizes[0] * kernel_sizes[1]
+        return xp.zeros((x.shape[0], x.shape[1] * k, blocks[0] * blocks[1]), dtype=x.dtype)
+    return im2col(xp, x, kernel_sizes, strides, pads, dilations, blocks)
+
+
+@register_kernel("fold", ("CPU", "GPU"), dtypes=["float32", "float64", "complex64",
+                                                 "complex128"])
+def fold(ctx, x: Tensor, output_sizes: list[int], kernel_sizes: list[int], strides: list[int],
+         paddings: list[int], dilations: list[int]) -> Tensor:
+    """col2im of [N, C * kh * kw, L] columns into [N, C, *output_sizes]: overlapping taps add
+    up, in Paddle's order."""
+    xp = ctx.xp
+    pads, blocks = fold_geometry(x.shape, output_sizes, kernel_sizes, strides, paddings,
+                                 dilations)
+    n, k = x.shape[0], kernel_sizes[0] * kernel_sizes[1]
+    cols = xp.reshape(x, (n, x.shape[1] // k, *kernel_sizes, *blocks))
+    out = col2im(xp, cols, strides, dilations, pads[::2], output_sizes)
+    return xp.asarray(out, copy=True)
+
+
+@register_kernel("maxout", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
+def maxout(ctx, x: Tensor, groups: int, axis: int) -> Tensor:
+    """Max over each run of ``groups`` consecutive channels (axis 1, or 3 / -1 for NHWC),
+    MaxOutFunctor's way: from -FLT_MAX, ``ele > x ? ele : x`` (a NaN survives only as the
+    group's last element)."""
+    xp = ctx.xp
+    axis = maxout_axis(x.shape, groups, axis)
+    shape = list(x.shape)
+    shape[axis:axis + 1] = [shape[axis] // groups, groups]
+    parts = xp.reshape(x, shape)
+    ele = xp.full(shape[:axis + 1] + shape[axis + 2:], -FLT_MAX, dtype=x.dtype)
+    for g in range(groups):
+        part = xp.take(parts, g, axis=axis + 1)
+        ele = xp.where(ele > part, ele, part)
+    return ele

@@ -54,3 +54,52 @@ class SppKernel(FluidKernel):
             parts.append(xp.reshape(level, (n, c * bins * bins)))
         out = xp.concatenate(parts, axis=1) if parts else xp.zeros((n, 0), dtype=x.dtype)
         ctx.set_output("Out", xp.ascontiguousarray(out))
+
+
+@register_fluid_kernel("lrn", "CPU", ("float32",))
+class LrnKernel(FluidKernel):
+    """Local response normalisation across channels (LRNFunctor<CPU>): MidOut = k + alpha *
+    (sum of x**2 over the n channels centred on c), Out = x * MidOut**-beta (alpha is not
+    divided by n).  MidOut is built as Paddle builds it, a running sum over the channels in
+    x's dtype: channel 0 adds its n squares one by one, channel c adds square c + n - 1 and
+    subtracts square c - 1 of the previous one."""
+
+    dtype_tied_inputs = ("X",)
+
+    def compute(self, ctx) -> None:
+        xp = ctx.xp
+        x = ctx.input_array("X")
+        n = ctx.attr("n")
+        k, alpha, beta = (x.dtype.type(ctx.attr(a)) for a in ("k", "alpha", "beta"))
+        if x.ndim != 4:
+            raise InvalidArgument(f"lrn: Input(X)'s dimension must be 4, but received shape "
+                                  f"{list(x.shape)}.")
+        if n <= 0 or n % 2 != 1:
+            raise InvalidArgument(f"Argument(n) should be a positive odd value, but received "
+                                  f"n({n}).")
+        for name, value in (("k", k), ("alpha", alpha), ("beta", beta)):
+            if not value >= 0:
+                raise InvalidArgument(f"lrn: Argument({name}) should be non-negative, but "
+                                      f"received {name}({value}).")
+        nhwc = ctx.attr("data_format") == "NHWC"
+        xc = xp.transpose(x, (0, 3, 1, 2)) if nhwc else x
+        channels = xc.shape[1]
+        pre = (n - 1) // 2
+        squared = xp.zeros((xc.shape[0], channels + n - 1, *xc.shape[2:]), dtype=x.dtype)
+        squared[:, pre:pre + channels] = xc * xc
+        mid = xp.empty_like(xc)
+        acc = xp.full((xc.shape[0], *xc.shape[2:]), k, dtype=x.dtype)
+        for c in range(n):
+            acc = acc + alpha * squared[:, c]
+        if channels:
+            mid[:, 0] = acc
+        for c in range(1, channels):
+            acc = acc + alpha * squared[:, c + n - 1]
+            acc = acc + (-alpha) * squared[:, c - 1]
+            mid[:, c] = acc
+        with xp.errstate(all="ignore"):
+            out = xp.power(mid, -beta) * xc
+        if nhwc:
+            out, mid = xp.transpose(out, (0, 2, 3, 1)), xp.transpose(mid, (0, 2, 3, 1))
+        ctx.set_output("Out", xp.ascontiguousarray(out))
+        ctx.set_output("MidOut", xp.ascontiguousarray(mid))

@@ -345,3 +345,48 @@ def test_max_pool2d_with_index_any_geometry(h, w, kh, kw, sh, sw, ph, pw, adapti
         got, got_mask = run_kernel("max_pool2d_with_index", [x], attrs)
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(got_mask, mask)
+
+
+# -- unfold / fold: im2col and col2im -----------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(h=st.integers(1, 6), w=st.integers(1, 6), kh=st.integers(1, 4), kw=st.integers(1, 4),
+       sh=st.integers(1, 3), sw=st.integers(1, 3), dh=st.integers(1, 2), dw=st.integers(1, 2),
+       pads=st.lists(st.integers(0, 3), min_size=4, max_size=4))
+def test_unfold_any_geometry(h, w, kh, kw, sh, sw, dh, dw, pads):
+    """unfold = im2col_common: column (c, i, j) of block (bh, bw) is x[c, bh * sh - top + i *
+    dh, bw * sw - left + j * dw], 0 outside; paddings [top, left, bottom, right]."""
+    rng = np.random.default_rng(h * 1000 + w * 100 + kh * 10 + kw)
+    x = rng.standard_normal((1, 2, h, w))
+    top, left, bottom, right = pads
+    bh = cdiv(h + top + bottom - (dh * (kh - 1) + 1), sh) + 1
+    bw = cdiv(w + left + right - (dw * (kw - 1) + 1), sw) + 1
+    attrs = [[kh, kw], [sh, sw], pads, [dh, dw]]
+    kernels = {"unfold": (phi.infermeta.unfold_infer_meta, 1),
+               "fold": (phi.infermeta.fold_infer_meta, 1)}
+    with mock.patch.dict(WINDOW_KERNELS, kernels):
+        if bh <= 0 or bw <= 0:
+            with pytest.raises(InvalidArgument, match="positive integer"):
+                run_kernel("unfold", [x], attrs)
+            return
+        got = run_kernel("unfold", [x], attrs)
+        want = np.zeros((1, 2, kh, kw, bh, bw))
+        for i in range(kh):
+            for j in range(kw):
+                for a in range(bh):
+                    for b in range(bw):
+                        r, q = a * sh - top + i * dh, b * sw - left + j * dw
+                        if 0 <= r < h and 0 <= q < w:
+                            want[0, :, i, j, a, b] = x[0, :, r, q]
+        np.testing.assert_array_equal(got, want.reshape(1, 2 * kh * kw, bh * bw))
+        if top == bottom and left == right:  # fold takes the same geometry back: the adjoint
+            back = run_kernel("fold", [want.reshape(1, -1, bh * bw)], [[h, w], *attrs])
+            ref = np.zeros((1, 2, h, w))
+            for i in range(kh):
+                for j in range(kw):
+                    for a in range(bh):
+                        for b in range(bw):
+                            r, q = a * sh - top + i * dh, b * sw - left + j * dw
+                            if 0 <= r < h and 0 <= q < w:
+                                ref[0, :, r, q] += want[0, :, i, j, a, b]
+            np.testing.assert_allclose(back, ref, rtol=1e-12, atol=1e-12)
