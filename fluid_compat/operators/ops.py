@@ -291,3 +291,9 @@ for _op in ("unpool", "unpool3d"):
 op_hooks("spp", get_expected_kernel_type=expected_from_var("X"))
 for _op in ("unfold", "fold", "maxout", "lrn"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+# linear / trilinear / bicubic interp, v2 (phi) and v1 (fluid kernels): X's dtype; the size
+# tensors are read on the host
+for _op in ("linear_interp_v2", "trilinear_interp_v2", "bicubic_interp_v2", "linear_interp",
+            "trilinear_interp", "bicubic_interp"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
+             get_kernel_type_for_var=keep_where_they_are("OutSize", "SizeTensor", "Scale"))

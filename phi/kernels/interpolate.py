@@ -1,12 +1,16 @@
-"""bilinear_interp and nearest_interp of 4-D tensors (Paddle's paddle/phi/kernels/cpu/
-interpolate_kernel.cc): the legacy bilinear_interp_v2 / nearest_interp_v2 ops.
+"""The interp kernels (Paddle's paddle/phi/kernels/cpu/interpolate_kernel.cc): linear (3-D
+x), bilinear and bicubic (4-D), trilinear (5-D), nearest (4-D and 5-D): the legacy *_interp_v2
+ops, and through thin adapters the v1 ones (fluid_compat/operators/fluid_kernels/deprecated.py).
 
 Source coordinates are computed as Paddle computes them, in float32 (the ratios, the weights)
 and double (``ratio * (k + 0.5) - 0.5``), so that the chosen neighbours and the weights are
-Paddle's bit for bit; the weighted sum runs in x's dtype.
+Paddle's bit for bit; the weighted sums run in x's dtype (float32 for uint8 / float16 /
+bfloat16, whose elements meet float weights, converted back by Paddle's truncation).
 """
 
 from __future__ import annotations
+
+import itertools
 
 import numpy as np
 
@@ -14,14 +18,18 @@ from phi.common.backend import Backend
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.interpolate import interp_out_hw
+from phi.infermeta.interpolate import interp_channel_last, interp_out_sizes
 from phi.kernels.funcs import cast_array
 
-__all__ = ["bilinear_interp", "nearest_interp"]
+__all__ = ["bicubic_interp", "bilinear_interp", "interp_compute", "linear_interp",
+           "nearest_interp", "trilinear_interp"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 BILINEAR_DTYPES = ["float32", "float64", "float16", "bfloat16", "uint8"]
 NEAREST_DTYPES = ["float32", "float64", "float16", "bfloat16", "int32", "int64", "uint8"]
+LINEAR_DTYPES = ["float32", "float64", "float16", "bfloat16", "uint8"]
+TRILINEAR_DTYPES = ["float32", "float64", "float16", "bfloat16", "uint8"]
+BICUBIC_DTYPES = ["float32", "float64", "float16", "bfloat16"]
 _HOST = {"dtype": DataType.ALL_DTYPE, "backend": Backend.ALL_BACKEND}
 _SIZE_INPUTS = {"out_size": _HOST, "size_tensor": _HOST, "scale_tensor": _HOST}
 
@@ -36,33 +44,16 @@ def _ratio(in_size: int, out_size: int, scale: float, align_corners: bool) -> np
     return np.float32(in_size) / np.float32(out_size)
 
 
-def _sizes(ctx, x, out_size, size_tensor, scale_tensor, data_layout, out_h, out_w, scale):
-    def host(a):
-        return None if a is None else np.asarray(ctx.to_host(a)).reshape(-1).tolist()
-
-    in_hw = x.shape[1:3] if data_layout == "NHWC" else x.shape[2:4]
-    sizes = [host(t)[0] for t in size_tensor] if size_tensor else None
-    h, w, sh, sw = interp_out_hw(in_hw, out_h, out_w, scale, sizes, host(scale_tensor),
-                                 host(out_size))
-    return in_hw, (h, w), (sh, sw)
-
-
-def _nchw(xp, x, data_layout):
-    return xp.permute_dims(x, (0, 3, 1, 2)) if data_layout == "NHWC" else x
-
-
-def _back(xp, out, data_layout):
-    out = xp.permute_dims(out, (0, 2, 3, 1)) if data_layout == "NHWC" else out
-    return xp.asarray(out, copy=True)
-
-
 def _linear_axis(in_size, out_size, ratio, align_flag: bool):
     """(low index, high index, weight of low, weight of high) per output position."""
     k = np.arange(out_size)
     if align_flag:
-        src = ratio.astype(np.float64) * (k + 0.5) - 0.5  # float * double: in double
+        # ratio * (k + 0.5) - 0.5 in float: Paddle-made float64 cases with ratio 10 / 7
+        # (linear, bilinear, trilinear _ratio_f64) match float arithmetic, not double
+        half = np.float32(0.5)
+        src = ratio * (k.astype(np.float32) + half) - half
         low = np.maximum(src.astype(np.int64), 0)
-        idx = np.maximum(src.astype(np.float32), np.float32(0))
+        idx = np.maximum(src, np.float32(0))
         d_low = idx - low.astype(np.float32)
     else:
         pos = ratio * k.astype(np.float32)  # float * int: in float
@@ -72,63 +63,173 @@ def _linear_axis(in_size, out_size, ratio, align_flag: bool):
     return low, high, np.float32(1) - d_low, d_low
 
 
-@register_kernel("bilinear_interp", ("CPU", "GPU"), dtypes=BILINEAR_DTYPES,
-                 input_defs=_SIZE_INPUTS)
-def bilinear_interp(ctx, x: Tensor, out_size: Tensor | None, size_tensor: list[Tensor],
-                    scale_tensor: Tensor | None, data_layout: str, out_d: int, out_h: int,
-                    out_w: int, scale: list[float], interp_method: str, align_corners: bool,
-                    align_mode: int) -> Tensor:
-    """Bilinear resize of the H and W axes; ``align_mode`` 0 without ``align_corners`` takes
-    half-pixel centres, otherwise src = ratio * dst."""
-    xp = ctx.xp
-    (in_h, in_w), (oh, ow), (sh, sw) = _sizes(ctx, x, out_size, size_tensor, scale_tensor,
-                                              data_layout, out_h, out_w, scale)
-    if (oh, ow) == (in_h, in_w):
-        return xp.asarray(x, copy=True)
+def _gather(x, indices):
+    """x[:, :, i0, i1, ...] with one index array per spatial axis (an outer product)."""
+    nd = len(indices)
+    where = []
+    for i, idx in enumerate(indices):
+        shape = [1] * nd
+        shape[i] = -1
+        where.append(np.reshape(idx, shape))
+    return x[(slice(None), slice(None), *where)]
+
+
+def _bcast(w, axis: int, nd: int):
+    shape = [1] * nd
+    shape[axis] = -1
+    return np.reshape(w, shape)
+
+
+def _linear(ctx, src, in_sizes, out_sizes, ratios, align_corners, align_mode, *, row_major):
+    """Multi-linear interpolation of channel-first ``src``: one term per corner (low / high
+    per axis), each ``x * w_axis0 * w_axis1 ...`` left to right, summed in Paddle's term order
+    (trilinear and linear: row-major over the corners; bilinear: the first axis fastest)."""
     align_flag = align_mode == 0 and not align_corners
-    yn, ys, wys_n, wys_s = _linear_axis(in_h, oh, _ratio(in_h, oh, sh, align_corners),
-                                        align_flag)
-    xw, xe, wx_w, wx_e = _linear_axis(in_w, ow, _ratio(in_w, ow, sw, align_corners),
-                                      align_flag)
-    src = _nchw(xp, x, data_layout)
+    nd = len(in_sizes)
+    axes = [_linear_axis(i, o, r, align_flag) for i, o, r in
+            zip(in_sizes, out_sizes, ratios, strict=True)]
     dtype = ctx.data_type(src)
-    # float and double compute in their type; uint8 / float16 / bfloat16 elements meet the
-    # float weights in float, and the sum is converted back (uint8 truncates)
     work = dtype if dtype in (DataType.FLOAT32, DataType.FLOAT64) else DataType.FLOAT32
     src = ctx.astype(src, work)
-    # the north row weighs 1 - d_n, the west column 1 - d_w
-    a = ctx.asarray(wys_n, work)[:, None]
-    b = ctx.asarray(wys_s, work)[:, None]
-    c = ctx.asarray(wx_w, work)[None, :]
-    d = ctx.asarray(wx_e, work)[None, :]
-    rows_n, rows_s = src[:, :, yn, :], src[:, :, ys, :]
-    out = (rows_n[:, :, :, xw] * a * c + rows_s[:, :, :, xw] * b * c
-           + rows_n[:, :, :, xe] * a * d + rows_s[:, :, :, xe] * b * d)
-    if work is not dtype:
-        out = cast_array(ctx, out, dtype)
-    return _back(xp, out, data_layout)
+    weights = [(ctx.asarray(_bcast(a[2], i, nd), work), ctx.asarray(_bcast(a[3], i, nd), work))
+               for i, a in enumerate(axes)]
+    corners = list(itertools.product((0, 1), repeat=nd))
+    if not row_major:
+        corners.sort(key=lambda c: c[::-1])
+    out = None
+    for corner in corners:
+        term = _gather(src, [axes[i][c] for i, c in enumerate(corner)])
+        for i, c in enumerate(corner):
+            term = term * weights[i][c]
+        out = term if out is None else out + term
+    return out if work is dtype else cast_array(ctx, out, dtype)
 
 
-@register_kernel("nearest_interp", ("CPU", "GPU"), dtypes=NEAREST_DTYPES,
-                 input_defs=_SIZE_INPUTS)
-def nearest_interp(ctx, x: Tensor, out_size: Tensor | None, size_tensor: list[Tensor],
-                   scale_tensor: Tensor | None, data_layout: str, out_d: int, out_h: int,
-                   out_w: int, scale: list[float], interp_method: str, align_corners: bool,
-                   align_mode: int) -> Tensor:
-    """Nearest-neighbour resize of the H and W axes: src = int(ratio * dst) (+ 0.5 with
-    ``align_corners``)."""
-    xp = ctx.xp
-    (in_h, in_w), (oh, ow), (sh, sw) = _sizes(ctx, x, out_size, size_tensor, scale_tensor,
-                                              data_layout, out_h, out_w, scale)
-    if (oh, ow) == (in_h, in_w):
-        return xp.asarray(x, copy=True)
+def _cubic_coefficients(t):
+    """get_cubic_upsample_coefficients with A = -0.75: [cc2(t + 1), cc1(t), cc1(1 - t),
+    cc2(2 - t)], cc1(x) = ((A + 2) x - (A + 3)) x x + 1, cc2(x) = ((A x - 5 A) x + 8 A) x - 4 A,
+    in t's dtype."""
+    a = t.dtype.type(-0.75)
 
-    def index(in_size, n, s):
-        pos = _ratio(in_size, n, s, align_corners) * np.arange(n).astype(np.float32)
+    def cc1(x):
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def cc2(x):
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    one = t.dtype.type(1)
+    return [cc2(t + one), cc1(t), cc1(one - t), cc2(one - t + one)]
+
+
+def _cubic_axis(work, in_size: int, out_size: int, ratio, align_corners: bool):
+    """(4 clamped source indices [out, 4], 4 coefficients [out] each) along one axis; the
+    source position is static_cast<T>(ratio * k) or (ratio * (k + 0.5) - 0.5, in double),
+    floored by floorf."""
+    k = np.arange(out_size)
+    if align_corners:
+        pos = ratio * k.astype(np.float32)  # float * int: in float
+    else:
+        pos = ratio.astype(np.float64) * (k + 0.5) - 0.5
+    pos = pos.astype(work)
+    base = np.floor(pos.astype(np.float32)).astype(np.int64)  # floorf
+    idx = np.clip(base[:, None] + np.arange(-1, 3)[None, :], 0, in_size - 1)
+    return idx, _cubic_coefficients(pos - base.astype(work))
+
+
+def _bicubic(ctx, src, in_sizes, out_sizes, ratios, align_corners):
+    """BicubicInterpolation: 4 cubic interpolations along W, then one along H.  float and
+    double compute in their type; float16 / bfloat16 in float, truncated once at the end (a
+    Paddle-made float16 case matches that exactly, not per-operation truncation)."""
+    dtype = ctx.data_type(src)
+    work_t = dtype if dtype is DataType.FLOAT64 else DataType.FLOAT32
+    work = np.float64 if work_t is DataType.FLOAT64 else np.float32
+    x = ctx.astype(src, work_t)
+    (iy, cy), (ix, cx) = (_cubic_axis(work, i, o, r, align_corners) for i, o, r in
+                          zip(in_sizes, out_sizes, ratios, strict=True))
+    out = None
+    for ii in range(4):
+        part = x[:, :, iy[:, ii], :]  # [N, C, Ho, W]
+        row = None
+        for jj in range(4):
+            term = part[:, :, :, ix[:, jj]] * ctx.asarray(cx[jj], work_t)
+            row = term if row is None else row + term
+        term = row * ctx.asarray(cy[ii][:, None], work_t)
+        out = term if out is None else out + term
+    return out if work_t is dtype else cast_array(ctx, out, dtype)
+
+
+def _nearest(src, in_sizes, out_sizes, ratios, align_corners):
+    """NearestNeighbor(3D)Interpolate: src = int(ratio * dst) (+ 0.5 with align_corners)."""
+    indices = []
+    for in_size, n, ratio in zip(in_sizes, out_sizes, ratios, strict=True):
+        pos = ratio * np.arange(n).astype(np.float32)
         if align_corners:
             pos = pos.astype(np.float64) + 0.5
-        return np.minimum(pos.astype(np.int64), in_size - 1)
+        indices.append(np.minimum(pos.astype(np.int64), in_size - 1))
+    return _gather(src, indices)
 
-    src = _nchw(xp, x, data_layout)
-    out = src[:, :, index(in_h, oh, sh), :][:, :, :, index(in_w, ow, sw)]
-    return _back(xp, out, data_layout)
+
+def interp_compute(ctx, x, out_size, size_tensor, scale_tensor, data_layout: str, outs, scale,
+                   method: str, align_corners: bool, align_mode: int, *, v1: bool = False):
+    """Shared body of the interp kernels: output sizes (interp_out_sizes), ratios, then the
+    method on a channel-first view.  ``v1`` takes the ratios from the sizes only, as the
+    legacy v1 ops do."""
+    xp = ctx.xp
+
+    def host(a):
+        return None if a is None else np.asarray(ctx.to_host(a)).reshape(-1).tolist()
+
+    nd = x.ndim - 2
+    channel_last = interp_channel_last(data_layout)
+    in_sizes = x.shape[1:-1] if channel_last else x.shape[2:]
+    sizes = [host(t)[0] for t in size_tensor] if size_tensor else None
+    out_sizes, scales = interp_out_sizes(in_sizes, outs, scale, sizes, host(scale_tensor),
+                                         host(out_size))
+    if tuple(out_sizes) == tuple(in_sizes):
+        return xp.asarray(x, copy=True)
+    if v1:
+        scales = [-1.0] * nd
+    ratios = [_ratio(i, o, s, align_corners) for i, o, s in
+              zip(in_sizes, out_sizes, scales, strict=True)]
+    src = xp.permute_dims(x, (0, nd + 1, *range(1, nd + 1))) if channel_last else x
+    if method == "nearest":
+        out = _nearest(src, in_sizes, out_sizes, ratios, align_corners)
+    elif method == "bicubic":
+        out = _bicubic(ctx, src, in_sizes, out_sizes, ratios, align_corners)
+    else:
+        out = _linear(ctx, src, in_sizes, out_sizes, ratios, align_corners, align_mode,
+                      row_major=method != "bilinear")
+    if channel_last:
+        out = xp.permute_dims(out, (0, *range(2, nd + 2), 1))
+    return xp.asarray(out, copy=True)
+
+
+def _register(name: str, dtypes, what: str):
+    @register_kernel(name, ("CPU", "GPU"), dtypes=dtypes, input_defs=_SIZE_INPUTS)
+    def kernel(ctx, x: Tensor, out_size: Tensor | None, size_tensor: list[Tensor],
+               scale_tensor: Tensor | None, data_layout: str, out_d: int, out_h: int,
+               out_w: int, scale: list[float], interp_method: str, align_corners: bool,
+               align_mode: int) -> Tensor:
+        nd = x.ndim - 2
+        return interp_compute(ctx, x, out_size, size_tensor, scale_tensor, data_layout,
+                              (out_d, out_h, out_w)[3 - nd:], scale, name.split("_")[0],
+                              align_corners, align_mode)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = what
+    return kernel
+
+
+# one table-driven definition: the method is the kernel's name, the rank is x's
+linear_interp = _register("linear_interp", LINEAR_DTYPES,
+                          "Linear resize of the W axis of a 3-D x.")
+bilinear_interp = _register("bilinear_interp", BILINEAR_DTYPES,
+                            "Bilinear resize of the H and W axes; align_mode 0 without "
+                            "align_corners takes half-pixel centres, else src = ratio * dst.")
+trilinear_interp = _register("trilinear_interp", TRILINEAR_DTYPES,
+                             "Trilinear resize of the D, H and W axes of a 5-D x.")
+bicubic_interp = _register("bicubic_interp", BICUBIC_DTYPES,
+                           "Bicubic resize (A = -0.75, clamped borders) of the H and W axes.")
+nearest_interp = _register("nearest_interp", NEAREST_DTYPES,
+                           "Nearest-neighbour resize of the H, W (and D) axes: src = int(ratio "
+                           "* dst) (+ 0.5 with align_corners).")

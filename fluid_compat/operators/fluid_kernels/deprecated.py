@@ -1,4 +1,4 @@
-"""Fluid kernels of deprecated-name ops (nearest_interp, bilinear_interp and top_k v1).
+"""Fluid kernels of deprecated-name ops (the v1 *_interp ops and top_k v1).
 
 Paddle 2.6.2 keeps these names off the same-named phi kernels (whose semantics changed) and runs
 fluid kernels for them.  Here each is a thin adapter over the phi implementation of its v2
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
-from phi.kernels.interpolate import bilinear_interp as _bilinear_v2
-from phi.kernels.interpolate import nearest_interp as _nearest_v2
+from phi.infermeta.interpolate import interp_channel_last
+from phi.kernels.interpolate import interp_compute
 from phi.kernels.search import topk as _topk
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
@@ -19,26 +19,30 @@ from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_
 __all__: list[str] = []
 
 
-def _v1_out_hw(ctx, x, layout: str) -> tuple[int, int]:
-    """OutSize tensor > out_h / out_w attributes > scale * input size (interpolate_op.h, v1)."""
-    if x.ndim != 4:
-        raise InvalidArgument(f"{ctx.type}: Input(X) must be a 4-D tensor (N, C, H, W), but "
-                              f"received shape {list(x.shape)}.")
-    in_h, in_w = (x.shape[1], x.shape[2]) if layout == "NHWC" else (x.shape[2], x.shape[3])
+_V1_RANK = {"linear": 3, "bilinear": 4, "nearest": 4, "bicubic": 4, "trilinear": 5}
+
+
+def _v1_out_sizes(ctx, x, layout: str, nd: int) -> list[int]:
+    """interpolate_op.h (v1): SizeTensor, else a scale (the Scale tensor's first value, else
+    the ``scale`` attribute; when > 0, out = int(in * scale) on every axis, an int times a
+    float in float), then the OutSize tensor over both; the out_d / out_h / out_w attributes
+    otherwise."""
+    in_sizes = x.shape[1:-1] if interp_channel_last(layout) else x.shape[2:]
+    outs = [ctx.attr(f"out_{a}") for a in ("d", "h", "w")[3 - nd:]]
+    if ctx.has_input("SizeTensor"):
+        tensors = ctx.multi_input("SizeTensor")
+        return [int(np.asarray(t.numpy()).reshape(-1)[0]) for t in tensors]
+    scale = ctx.attr("scale")
+    if ctx.has_input("Scale"):
+        scale = float(np.asarray(ctx.input("Scale").numpy()).reshape(-1)[0])
+    if scale and scale > 0:
+        outs = [int(np.float32(i) * np.float32(scale)) for i in in_sizes]
     if ctx.has_input("OutSize"):
         size = np.asarray(ctx.input("OutSize").numpy()).reshape(-1)
-        if size.size != 2:
-            raise InvalidArgument(f"{ctx.type}: OutSize must hold 2 values, got {size.size}.")
-        return int(size[0]), int(size[1])
-    out_h, out_w = ctx.attr("out_h"), ctx.attr("out_w")
-    scale = ctx.attr("scale")
-    if scale and scale > 0:  # static_cast<int>(in * scale): an int times a float, in float
-        out_h = int(np.float32(in_h) * np.float32(scale))
-        out_w = int(np.float32(in_w) * np.float32(scale))
-    if out_h <= 0 or out_w <= 0:
-        raise InvalidArgument(f"{ctx.type}: the output size must be positive, got "
-                              f"({out_h}, {out_w}); set out_h/out_w, scale or OutSize.")
-    return out_h, out_w
+        if size.size != nd:
+            raise InvalidArgument(f"{ctx.type}: OutSize must hold {nd} values, got {size.size}.")
+        outs = [int(v) for v in size]
+    return outs
 
 
 class _InterpV1(FluidKernel):
@@ -47,12 +51,16 @@ class _InterpV1(FluidKernel):
 
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
+        rank = _V1_RANK[self.method]
+        if x.ndim != rank and not (self.method == "nearest" and x.ndim == 5):
+            raise InvalidArgument(f"{ctx.type}: Input(X) must be a {rank}-D tensor, but "
+                                  f"received shape {list(x.shape)}.")
         layout = ctx.attr("data_layout")
-        out_h, out_w = _v1_out_hw(ctx, x, layout)
-        impl = _bilinear_v2 if self.method == "bilinear" else _nearest_v2
-        # scale [] so the ratio comes from the sizes, as v1 computes it
-        out = impl(ctx.dev_ctx, x, None, [], None, layout, 0, out_h, out_w, [],
-                   self.method, ctx.attr("align_corners"), ctx.attr("align_mode"))
+        nd = x.ndim - 2
+        outs = _v1_out_sizes(ctx, x, layout, nd)
+        # the sizes are final (no tensors, no scale): v1 takes its ratios from the sizes
+        out = interp_compute(ctx.dev_ctx, x, None, [], None, layout, outs, [], self.method,
+                             ctx.attr("align_corners"), ctx.attr("align_mode"), v1=True)
         ctx.set_output("Out", out)
 
 
@@ -65,6 +73,21 @@ class NearestInterpV1Kernel(_InterpV1):
 @register_fluid_kernel("bilinear_interp", "CPU", ("float32", "float64", "uint8"))
 class BilinearInterpV1Kernel(_InterpV1):
     method = "bilinear"
+
+
+@register_fluid_kernel("linear_interp", "CPU", ("float32", "float64", "uint8"))
+class LinearInterpV1Kernel(_InterpV1):
+    method = "linear"
+
+
+@register_fluid_kernel("trilinear_interp", "CPU", ("float32", "float64", "uint8"))
+class TrilinearInterpV1Kernel(_InterpV1):
+    method = "trilinear"
+
+
+@register_fluid_kernel("bicubic_interp", "CPU", ("float32", "float64"))
+class BicubicInterpV1Kernel(_InterpV1):
+    method = "bicubic"
 
 
 @register_fluid_kernel("top_k", "CPU", ("float32", "float64", "int32", "int64"))
