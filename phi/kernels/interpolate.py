@@ -212,7 +212,7 @@ def _register(name: str, dtypes, what: str):
                align_mode: int) -> Tensor:
         nd = x.ndim - 2
         return interp_compute(ctx, x, out_size, size_tensor, scale_tensor, data_layout,
-                              (out_d, out_h, out_w)[3 - nd:], scale, name.split("_")[0],
+                              (out_d, out_h, out_w)[3 - nd:], scale, interp_method,
                               align_corners, align_mode)
 
     kernel.__name__ = kernel.__qualname__ = name
@@ -220,7 +220,9 @@ def _register(name: str, dtypes, what: str):
     return kernel
 
 
-# one table-driven definition: the method is the kernel's name, the rank is x's
+# one table-driven definition: as Paddle's InterpolateKernel, every kernel computes the method
+# its ``interp_method`` attribute names (InterpolateInferMeta checks it against x's rank), so
+# bicubic_interp_v2 with the OpProto default "bilinear" is bilinear
 linear_interp = _register("linear_interp", LINEAR_DTYPES,
                           "Linear resize of the W axis of a 3-D x.")
 bilinear_interp = _register("bilinear_interp", BILINEAR_DTYPES,

@@ -23,7 +23,10 @@ view.  pool3d is the same computation with one more axis.
 
 from __future__ import annotations
 
+import functools
 import itertools
+
+import numpy as np
 
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
@@ -77,25 +80,32 @@ def _reduce_windows(xp, x, ksize, strides, out_sizes, is_max: bool):
         axes = tuple(range(2 + nd, 2 + 2 * nd))
         return xp.max(view, axis=axes) if is_max else xp.sum(view, axis=axes)
     combine = xp.maximum if is_max else xp.add
-    out = None
-    for tap in itertools.product(*(range(k) for k in ksize)):
-        where = tuple(slice(t, t + s * (o - 1) + 1, s) for t, s, o in
-                      zip(tap, strides, out_sizes, strict=True))
-        part = x[(slice(None), slice(None), *where)]
-        if out is None:
-            out = xp.array(part, copy=True)
-        else:
-            combine(out, part, out=out)
+    # per axis, the slice of every tap (built once: the loop below runs prod(ksize) times)
+    per_axis = [[slice(t, t + s * (o - 1) + 1, s) for t in range(k)] for k, s, o in
+                zip(ksize, strides, out_sizes, strict=True)]
+    whole = slice(None)
+    taps = itertools.product(*per_axis)
+    out = xp.array(x[(whole, whole, *next(taps))], copy=True)
+    for where in taps:
+        combine(out, x[(whole, whole, *where)], out=out)
     return out
 
 
-def _counts(xp, size: int, ksize: int, stride: int, lead: int, n_out: int, exclusive: bool):
-    """Per-output divisor along one axis (see the module doc)."""
-    start = xp.arange(n_out) * stride - lead
-    end = xp.minimum(start + ksize, size + lead)
-    if exclusive:
-        return xp.minimum(end, size) - xp.maximum(start, 0)
-    return end - start
+@functools.lru_cache(maxsize=256)
+def _divisor(spatial, ksize, strides, lead, out_sizes, exclusive: bool, dtype: str):
+    """The average's divisor [*out] (see the module doc), read-only and cached per geometry:
+    built from per-axis counts, it costs more than the pooling itself on small layers.  Also
+    whether some window has no element (0 / 0 is NaN there, as in Paddle)."""
+    count = None
+    for i, size in enumerate(spatial):
+        start = np.arange(out_sizes[i]) * strides[i] - lead[i]
+        end = np.minimum(start + ksize[i], size + lead[i])
+        c = np.minimum(end, size) - np.maximum(start, 0) if exclusive else end - start
+        c = np.reshape(c, (-1,) + (1,) * (len(spatial) - 1 - i))
+        count = c if count is None else count * c
+    count = count.astype(dtype)
+    count.flags.writeable = False
+    return count, bool((count == 0).any())
 
 
 def pool_fixed(ctx, x, ksize, strides, lead, out_sizes, pooling_type: str, exclusive: bool):
@@ -114,13 +124,12 @@ def pool_fixed(ctx, x, ksize, strides, lead, out_sizes, pooling_type: str, exclu
     total = _reduce_windows(xp, x, ksize, strides, out_sizes, is_max)
     if is_max:
         return xp.maximum(total, xp.asarray(-FLT_MAX, dtype=total.dtype))
-    count = None
-    for i, size in enumerate(spatial):
-        c = _counts(xp, size, ksize[i], strides[i], lead[i], out_sizes[i], exclusive)
-        c = xp.reshape(c, (-1,) + (1,) * (len(spatial) - 1 - i))
-        count = c if count is None else count * c
-    with quiet(xp):  # an exclusive window of padding only divides 0 by 0, as in Paddle
-        return total / count.astype(total.dtype)
+    count, empty = _divisor(tuple(spatial), tuple(ksize), tuple(strides), tuple(lead),
+                            tuple(out_sizes), exclusive, str(total.dtype))
+    if empty:
+        with quiet(xp):  # an exclusive window of padding only divides 0 by 0, as in Paddle
+            return xp.divide(total, xp.asarray(count), out=total)
+    return xp.divide(total, xp.asarray(count), out=total)
 
 
 def _adaptive_axis(xp, x, axis: int, n_out: int, is_max: bool):

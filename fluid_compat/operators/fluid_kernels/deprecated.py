@@ -19,7 +19,9 @@ from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_
 __all__: list[str] = []
 
 
-_V1_RANK = {"linear": 3, "bilinear": 4, "nearest": 4, "bicubic": 4, "trilinear": 5}
+# InterpolateOp::InferShape (v1): the methods each rank of x takes (a Paddle-made case:
+# trilinear_interp_v1_method_nearest)
+_V1_METHODS = {3: ("linear",), 4: ("bilinear", "nearest", "bicubic"), 5: ("trilinear",)}
 
 
 def _v1_out_sizes(ctx, x, layout: str, nd: int) -> list[int]:
@@ -45,49 +47,36 @@ def _v1_out_sizes(ctx, x, layout: str, nd: int) -> list[int]:
     return outs
 
 
-class _InterpV1(FluidKernel):
+@register_fluid_kernel("nearest_interp", "CPU", ("float32", "float64", "int32", "int64",
+                                                 "uint8"))
+@register_fluid_kernel("bilinear_interp", "CPU", ("float32", "float64", "uint8"))
+@register_fluid_kernel("linear_interp", "CPU", ("float32", "float64", "uint8"))
+@register_fluid_kernel("trilinear_interp", "CPU", ("float32", "float64", "uint8"))
+@register_fluid_kernel("bicubic_interp", "CPU", ("float32", "float64"))
+class InterpV1Kernel(FluidKernel):
+    """The v1 InterpolateKernel: one kernel for every v1 name, computing the method its
+    ``interp_method`` attribute names (checked against x's rank as InterpolateOp's
+    InferShape does)."""
+
     dtype_tied_inputs = ("X",)
-    method = ""
 
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
-        rank = _V1_RANK[self.method]
-        if x.ndim != rank and not (self.method == "nearest" and x.ndim == 5):
-            raise InvalidArgument(f"{ctx.type}: Input(X) must be a {rank}-D tensor, but "
+        method = ctx.attr("interp_method")
+        allowed = _V1_METHODS.get(x.ndim)
+        if allowed is None:
+            raise InvalidArgument(f"{ctx.type}: Input(X) must be a 3-D, 4-D or 5-D tensor, but "
                                   f"received shape {list(x.shape)}.")
+        if method not in allowed:
+            raise InvalidArgument(
+                f"Interpolation method can only be {' or '.join(allowed)} when Input(X) "
+                f"dimension is {x.ndim}, but got method = {method}.")
         layout = ctx.attr("data_layout")
-        nd = x.ndim - 2
-        outs = _v1_out_sizes(ctx, x, layout, nd)
+        outs = _v1_out_sizes(ctx, x, layout, x.ndim - 2)
         # the sizes are final (no tensors, no scale): v1 takes its ratios from the sizes
-        out = interp_compute(ctx.dev_ctx, x, None, [], None, layout, outs, [], self.method,
+        out = interp_compute(ctx.dev_ctx, x, None, [], None, layout, outs, [], method,
                              ctx.attr("align_corners"), ctx.attr("align_mode"), v1=True)
         ctx.set_output("Out", out)
-
-
-@register_fluid_kernel("nearest_interp", "CPU", ("float32", "float64", "int32", "int64",
-                                                 "uint8"))
-class NearestInterpV1Kernel(_InterpV1):
-    method = "nearest"
-
-
-@register_fluid_kernel("bilinear_interp", "CPU", ("float32", "float64", "uint8"))
-class BilinearInterpV1Kernel(_InterpV1):
-    method = "bilinear"
-
-
-@register_fluid_kernel("linear_interp", "CPU", ("float32", "float64", "uint8"))
-class LinearInterpV1Kernel(_InterpV1):
-    method = "linear"
-
-
-@register_fluid_kernel("trilinear_interp", "CPU", ("float32", "float64", "uint8"))
-class TrilinearInterpV1Kernel(_InterpV1):
-    method = "trilinear"
-
-
-@register_fluid_kernel("bicubic_interp", "CPU", ("float32", "float64"))
-class BicubicInterpV1Kernel(_InterpV1):
-    method = "bicubic"
 
 
 @register_fluid_kernel("top_k", "CPU", ("float32", "float64", "int32", "int64"))
