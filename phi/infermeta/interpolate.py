@@ -10,11 +10,20 @@ import numpy as np
 from phi.core.errors import InvalidArgument
 from phi.infermeta._utils import UNKNOWN, fmt_dims
 
-__all__ = ["interp_channel_last", "interp_out_hw", "interp_out_sizes",
+__all__ = ["float_to_int32", "interp_channel_last", "interp_out_hw", "interp_out_sizes",
            "interpolate_infer_meta"]
 
 _METHODS = {1: ("linear",), 2: ("bilinear", "nearest", "bicubic"), 3: ("trilinear", "nearest")}
 _AXES = ("d", "h", "w")
+
+
+def float_to_int32(v) -> int:
+    """static_cast<int> of a float on x86-64: truncation, and INT_MIN for NaN, inf or values
+    out of int's range (cvttss2si's "integer indefinite"; Python's int() would raise)."""
+    v = float(v)
+    if not -2147483649.0 < v < 2147483648.0:  # NaN fails both
+        return -2147483648
+    return int(v)
 
 
 def interp_channel_last(data_layout: str) -> bool:
@@ -55,8 +64,9 @@ def interp_out_sizes(in_sizes, outs, scale, size_tensor=None, scale_tensor=None,
                         f"The scale_{name} in {what} of Operator(interpolate) should be "
                         f"greater than 0, but received value is {s}.")
             scales = given
-            outs = [int(np.float32(i) * np.float32(s)) for i, s in
-                    zip(in_sizes, scales, strict=True)]
+            with np.errstate(over="ignore"):
+                outs = [float_to_int32(np.float32(i) * np.float32(s)) for i, s in
+                        zip(in_sizes, scales, strict=True)]
         if out_size is not None:
             outs = [int(v) for v in out_size[:nd]]
     for name, v in zip(names, outs, strict=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
-from phi.infermeta.interpolate import interp_channel_last
+from phi.infermeta.interpolate import float_to_int32, interp_channel_last
 from phi.kernels.interpolate import interp_compute
 from phi.kernels.search import topk as _topk
 
@@ -38,7 +38,8 @@ def _v1_out_sizes(ctx, x, layout: str, nd: int) -> list[int]:
     if ctx.has_input("Scale"):
         scale = float(np.asarray(ctx.input("Scale").numpy()).reshape(-1)[0])
     if scale and scale > 0:
-        outs = [int(np.float32(i) * np.float32(scale)) for i in in_sizes]
+        with np.errstate(over="ignore"):
+            outs = [float_to_int32(np.float32(i) * np.float32(scale)) for i in in_sizes]
     if ctx.has_input("OutSize"):
         size = np.asarray(ctx.input("OutSize").numpy()).reshape(-1)
         if size.size != nd:

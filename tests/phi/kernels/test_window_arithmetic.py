@@ -390,3 +390,22 @@ def test_unfold_any_geometry(h, w, kh, kw, sh, sw, dh, dw, pads):
                             if 0 <= r < h and 0 <= q < w:
                                 ref[0, :, r, q] += want[0, :, i, j, a, b]
             np.testing.assert_allclose(back, ref, rtol=1e-12, atol=1e-12)
+
+
+# -- interp output sizes: static_cast<int>(in * scale) in float ---------------------------------
+
+@pytest.mark.parametrize("in_size, scale, want", [
+    (10, 0.7, 7),        # 10 * 0.7f = 7.0 in float (6.9999998 in double)
+    (3, 0.3, 0),         # 0.9 truncates to 0: refused
+    (2, 1e38, None),     # inf: INT_MIN on x86, refused
+    (5, 1.5, 7),
+])
+def test_interp_out_size_is_a_float_product_truncated(in_size, scale, want):
+    from phi.infermeta.interpolate import float_to_int32, interp_out_sizes
+    if not want:
+        with pytest.raises(InvalidArgument, match="greater than 0"):
+            interp_out_sizes((in_size,), (0,), [scale])
+        return
+    assert interp_out_sizes((in_size,), (0,), [scale])[0] == [want]
+    assert float_to_int32(float("nan")) == float_to_int32(3e9) == -2**31
+    assert float_to_int32(-2.7) == -2
