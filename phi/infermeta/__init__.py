@@ -187,3 +187,8 @@ __all__ += [  # phi/infermeta/nn.py
 from phi.infermeta.multiary import rnn_infer_meta  # noqa: E402
 
 __all__ += ["rnn_infer_meta"]
+
+from phi.infermeta import manip as _manip  # noqa: E402
+from phi.infermeta.manip import *  # noqa: E402,F403 - the manip family's InferMeta
+
+__all__ += list(_manip.__all__)
