@@ -296,10 +296,10 @@ def flip_axes(rank: int, axis, op: str = "flip") -> tuple[int, ...]:
         if not -rank <= a < rank:
             raise InvalidArgument(f"{op}: the axis {a} is out of range, expected "
                                   f"[{-rank}, {rank}) for an input of rank {rank}.")
-    if op == "flip" and any(a == b for a, b in zip(axis, axis[1:], strict=False)):
-        raise InvalidArgument(f"flip: dims has duplicates, original flip dims size="
-                              f"{len(axis)}, but unique flip dims size="
-                              f"{len([a for i, a in enumerate(axis) if not i or a != axis[i - 1]])}.")
+    unique = [a for i, a in enumerate(axis) if not i or a != axis[i - 1]]
+    if op == "flip" and len(unique) != len(axis):
+        raise InvalidArgument(f"flip: dims has duplicates, original flip dims size={len(axis)}, "
+                              f"but unique flip dims size={len(unique)}.")
     return tuple(sorted({a + rank if a < 0 else a for a in axis}))
 
 

@@ -65,9 +65,9 @@ REVERSE_DTYPES = ["bool", "uint8", *_F_I]
 ROLL_DTYPES = [*_F_I, "complex64", "complex128"]
 UNBIND_DTYPES = ["bool", "float16", "bfloat16", *_F_I, "complex64", "complex128"]
 SHUFFLE_DTYPES = ["float32", "float64"]
-# tensor_unfold, as_strided, view_dtype and view_shape exist for the STRIDED layout only: the
-# legacy executor never selects them (Paddle 2.6.2 raises "no kernels registered"), the eager
-# API can call them
+# tensor_unfold, as_strided, view_dtype and view_shape exist for the STRIDED layout only (as in
+# Paddle 2.6.2): no dense kernel key selects them, so legacy programs fail with NotFound where
+# Paddle raises "There are no kernels which are registered"; the functions serve direct calls
 STRIDED_DTYPES = _ALL12
 STRIDED = DataLayout.STRIDED
 
@@ -408,38 +408,29 @@ def logspace(ctx, start: Tensor, stop: Tensor, number: Tensor, base: Tensor,
     """base ** (``number`` evenly spaced exponents from start to stop): start, stop and base
     cast to ``dtype`` first, powers in double, the first half counted up from start, the rest
     down from stop (Paddle's loop), each static_cast to ``dtype``."""
-    np_dtype = dtype.to_numpy()
-    cast = (lambda v: cast_array(ctx, ctx.asarray(v), dtype))
-    s, e, b = (_host_scalar(ctx, cast(t)) for t in (start, stop, base))
+    s, e, b = (_host_scalar(ctx, cast_array(ctx, ctx.asarray(t), dtype))
+               for t in (start, stop, base))
     num = int(_host_scalar(ctx, number))
     if num <= 0:
         raise InvalidArgument(f"The num of logspace op should be larger than 0, but received "
                               f"num is {num}")
-    with np.errstate(all="ignore"):
-        if num == 1:
-            raw = [math.pow(float(b), float(s)) if _pow_ok(b, s) else float("nan")]
-        else:
-            step = float(e - s) / (num - 1)
-            half = num // 2
-            raw = []
-            for i in range(num):
-                ex = float(s) + step * i if i < half else float(e) - step * (num - i - 1)
-                raw.append(math.pow(float(b), ex) if _pow_ok(b, ex) else _pow_np(b, ex))
-    values = cast_array(ctx, ctx.asarray(np.asarray(raw, np.float64)), dtype)
-    return ctx.asarray(np.asarray(ctx.to_host(values)).astype(np_dtype, copy=False), dtype)
+    if num == 1:
+        raw = [_c_pow(b, s)]
+    else:
+        step = float(e - s) / (num - 1)
+        half = num // 2
+        raw = [_c_pow(b, float(s) + step * i if i < half else float(e) - step * (num - i - 1))
+               for i in range(num)]
+    return cast_array(ctx, ctx.asarray(np.asarray(raw, np.float64)), dtype)
 
 
-def _pow_ok(b, e) -> bool:
+def _c_pow(b, e) -> float:
+    """std::pow in double (math.pow is C's pow; its errors are C's inf / NaN results)."""
     try:
-        math.pow(float(b), float(e))
-        return True
+        return math.pow(float(b), float(e))
     except (OverflowError, ValueError):
-        return False
-
-
-def _pow_np(b, e) -> float:
-    with np.errstate(all="ignore"):
-        return float(np.power(np.float64(b), np.float64(e)))
+        with np.errstate(all="ignore"):
+            return float(np.power(np.float64(b), np.float64(e)))
 
 
 @register_kernel("is_empty", ("CPU", "GPU"), dtypes=IS_EMPTY_DTYPES,
