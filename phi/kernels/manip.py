@@ -105,6 +105,9 @@ def broadcast_tensors(ctx, input: list[Tensor]) -> list[Tensor]:
 def meshgrid(ctx, inputs: list[Tensor]) -> list[Tensor]:
     """The coordinate grids of 0-D / 1-D inputs ('ij' indexing)."""
     xp = ctx.xp
+    if len(inputs) < 2:
+        raise InvalidArgument(f"meshgrid: Expected at least 2 input tensors, but only received "
+                              f"{len(inputs)}.")
     flat = [xp.reshape(a, (-1,)) for a in inputs]
     dims = tuple(int(a.shape[0]) for a in flat)
     outs = []
