@@ -297,3 +297,57 @@ for _op in ("linear_interp_v2", "trilinear_interp_v2", "bicubic_interp_v2", "lin
             "trilinear_interp", "bicubic_interp"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
              get_kernel_type_for_var=keep_where_they_are("OutSize", "SizeTensor", "Scale"))
+
+# -- helper `manip`: manipulation / creation ops ------------------------------------------------
+# the kernel dtype is the data input's (X, Input); tensors that give sizes are read on the host
+for _op, _slot, _keep in (
+    ("broadcast_tensors", "X", ()), ("meshgrid", "X", ()), ("unbind", "X", ()),
+    ("crop", "X", ("Y", "Offsets")),
+    ("crop_tensor", "X", ("Shape", "ShapeTensor", "Offsets", "OffsetsTensor")),
+    ("diag_embed", "Input", ()), ("diag_v2", "X", ()), ("diagonal", "Input", ()),
+    ("expand", "X", ("ExpandTimes", "expand_times_tensor")),
+    ("reshape", "X", ("Shape", "ShapeTensor")), ("transpose", "X", ()),
+    ("fill_any", "X", ()), ("fill_diagonal", "X", ()), ("fill_diagonal_tensor", "X", ()),
+    ("flip", "X", ()), ("reverse", "X", ()), ("roll", "X", ("ShiftsTensor",)),
+    ("pad", "X", ()), ("transfer_layout", "X", ()), ("channel_shuffle", "X", ()),
+    ("pixel_unshuffle", "X", ()), ("temporal_shift", "X", ()), ("is_empty", "X", ()),
+    ("unzip", "X", ()), ("tensor_unfold", "input", ()), ("as_strided", "input", ()),
+    ("view_dtype", "input", ()), ("view_shape", "input", ()), ("transfer_dtype", "X", ()),
+):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot),
+             **({"get_kernel_type_for_var": keep_where_they_are(*_keep)} if _keep else {}))
+# creation ops: the `dtype` attribute; their shape / bound tensors stay on the host
+for _op, _keep in (("eye", ()), ("fill_constant_batch_size_like", ()),
+                   ("fill_zeros_like2", ()), ("full_int_array", ()),
+                   ("empty", ("ShapeTensor", "ShapeTensorList")),
+                   ("tril_indices", ()), ("triu_indices", ()),
+                   ("logspace", ("Start", "Stop", "Num", "Base"))):
+    op_hooks(_op, get_expected_kernel_type=expected_from_attr("dtype"),
+             **({"get_kernel_type_for_var": keep_where_they_are(*_keep)} if _keep else {}))
+
+
+def _by_input_count(slot: str, out: str):
+    def counts(attrs, inputs) -> dict[str, int]:
+        return {out: len(inputs.get(slot) or ())}
+
+    return counts
+
+
+def _unbind_outputs(attrs, inputs) -> dict[str, int]:
+    x = inputs.get("X")
+    x = x[0] if isinstance(x, (list, tuple)) else x
+    shape = getattr(x, "shape", None)
+    if shape is None or not shape:
+        return {"Out": 0}
+    axis = attrs.get("axis", 0)
+    if not -len(shape) <= axis < len(shape):
+        from phi.core.errors import InvalidArgument
+
+        raise InvalidArgument(f"unbind: axis {axis} is out of range for Input(X) of rank "
+                              f"{len(shape)} (expected [-{len(shape)}, {len(shape)})).")
+    return {"Out": shape[axis]}
+
+
+op_hooks("broadcast_tensors", output_counts=_by_input_count("X", "Out"))
+op_hooks("meshgrid", output_counts=_by_input_count("X", "Out"))
+op_hooks("unbind", output_counts=_unbind_outputs)

@@ -207,3 +207,7 @@ __all__ += [  # phi/infermeta/window.py
     "unfold_infer_meta",
     "unpool_infer_meta",
 ]
+from phi.infermeta import manip as _manip  # noqa: E402
+from phi.infermeta.manip import *  # noqa: E402,F403 - the manip family's InferMeta
+
+__all__ += list(_manip.__all__)

@@ -21,6 +21,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     indexing,
     interpolate,
     logical,
+    manip,
     manipulation,
     math_unary,
     matmul,
