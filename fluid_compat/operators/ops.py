@@ -12,6 +12,7 @@ from fluid_compat.operators.expected_kernel import (
     _note,
     expected_from_attr,
     expected_from_var,
+    expected_onednn,
     expected_promote,
     indicate_data_type,
     indicate_var_data_type,
@@ -279,3 +280,22 @@ op_hooks("fill_zeros_like", get_expected_kernel_type=expected_from_var("X"))
 for _op in ("nearest_interp", "bilinear_interp", "top_k"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
              get_kernel_type_for_var=keep_where_they_are("OutSize", "K"))
+
+# quantization ops (fake_quantize_op.cc, quantize_linear_op.cc, fake_dequantize_op.cc, ...):
+# IndicateVarDataType of their data input; Scale / ZeroPoint / Iter / Dict / Ids keep theirs
+for _op in ("fake_quantize_abs_max", "fake_quantize_dequantize_abs_max",
+            "fake_channel_wise_quantize_abs_max", "fake_channel_wise_quantize_dequantize_abs_max",
+            "fake_quantize_range_abs_max", "fake_quantize_moving_average_abs_max",
+            "fake_quantize_dequantize_moving_average_abs_max", "moving_average_abs_max_scale",
+            "fake_dequantize_max_abs", "fake_channel_wise_dequantize_max_abs",
+            "dequantize_abs_max", "dequantize_log", "quantize_linear", "dequantize_linear"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
+             get_kernel_type_for_var=keep_where_they_are(
+                 "Scale", "Scales", "ZeroPoint", "Iter", "Dict", "InScale", "InAccum",
+                 "InState"))
+op_hooks("lookup_table_dequant", get_expected_kernel_type=expected_from_var("W"),
+         get_kernel_type_for_var=keep_where_they_are("Ids"))
+# quantize / requantize: oneDNN kernels only (QuantOp / ReQuantOp::GetExpectedKernelType)
+for _op in ("quantize", "requantize"):
+    op_hooks(_op, get_expected_kernel_type=expected_onednn("Input"))
+# weight_quantize: the kernel dtype is x's (the default IndicateDataType, one input)

@@ -53,6 +53,7 @@ from phi.infermeta.nn import (
     prelu_infer_meta,
     unchanged_infer_meta_check_axis,
 )
+from phi.infermeta.fused import dequantize_linear_infer_meta, weight_quantize_infer_meta
 from phi.infermeta.interpolate import interpolate_infer_meta
 from phi.infermeta.vision import pad3d_infer_meta, pixel_shuffle_infer_meta
 from phi.infermeta.nullary import (
@@ -114,6 +115,7 @@ __all__ = [
     "create_infer_meta",
     "create_like_infer_meta",
     "cum_scalar_axis_infer_meta",
+    "dequantize_linear_infer_meta",
     "elementwise_infer_meta",
     "elementwise_raw_infer_meta",
     "embedding_infer_meta",
@@ -164,6 +166,7 @@ __all__ = [
     "unsqueeze_infer_meta",
     "unsqueeze_with_xshape_infer_meta",
     "unstack_infer_meta",
+    "weight_quantize_infer_meta",
     "where_infer_meta",
 ]
 

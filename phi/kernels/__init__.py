@@ -29,6 +29,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     normalization,
     pooling,
     reduce,
+    quant,
     rnn,
     scale,
     scan,

@@ -5,4 +5,5 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     manipulation,
     math,
     nn,
+    quant,
 )
