@@ -299,3 +299,12 @@ op_hooks("lookup_table_dequant", get_expected_kernel_type=expected_from_var("W")
 for _op in ("quantize", "requantize"):
     op_hooks(_op, get_expected_kernel_type=expected_onednn("Input"))
 # weight_quantize: the kernel dtype is x's (the default IndicateDataType, one input)
+# fused inference ops: the dtype of their data input (FCOp: Input; the others: X)
+op_hooks("fc", get_expected_kernel_type=expected_from_var("Input"))
+for _op in ("fused_elemwise_activation", "fused_elemwise_add_activation", "fused_softmax_mask",
+            "fused_softmax_mask_upper_triangle", "self_dp_attention", "fusion_repeated_fc_relu",
+            "fusion_squared_mat_sub"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+# fusion_repeated_fc_relu: ReluOut holds one tensor per W but the last
+op_hooks("fusion_repeated_fc_relu", output_counts=lambda attrs, inputs: {
+    "ReluOut": max(len(inputs.get("W") or ()) - 1, 0)})

@@ -61,3 +61,99 @@ def weight_quantize_infer_meta(x, algo: str, arch: int, out, scale) -> None:
 
 
 __all__ += ["weight_quantize_infer_meta"]
+
+
+def fc_infer_meta(input, w, bias, in_num_col_dims: int, activation_type: str, use_mkldnn: bool,
+                  padding_weights: bool, use_quantizer: bool, mkldnn_data_type: str,
+                  scale_in: float, scale_weights: list, scale_out: float,
+                  force_fp32_output: bool, out) -> None:
+    """FCInferMeta: Out = Input dims[:in_num_col_dims] + [N] (N = W's columns, minus the 4
+    padding columns with padding_weights); W is 2-D and K matches."""
+    if len(w.dims) != 2:
+        raise InvalidArgument(f"fc: the input Weight of fc is expected to be a 2-D tensor, but "
+                              f"received dims {fmt_dims(w.dims)}.")
+    rank = len(input.dims)
+    if not 1 <= in_num_col_dims < rank + (rank == 0):
+        raise InvalidArgument(f"fc: in_num_col_dims ({in_num_col_dims}) must be in [1, rank of "
+                              f"Input) for Input dims {fmt_dims(input.dims)}.")
+    pad = 4 if padding_weights else 0
+    k, n = w.dims[0] - pad if w.dims[0] != -1 else -1, w.dims[1] - pad if w.dims[1] != -1 else -1
+    tail = input.dims[in_num_col_dims:]
+    in_k = -1 if any(d == -1 for d in tail) else _prod(tail)
+    if -1 not in (k, in_k) and k != in_k:
+        raise InvalidArgument(f"fc: Input's flattened width {in_k} (dims {fmt_dims(input.dims)}, "
+                              f"in_num_col_dims {in_num_col_dims}) must equal Weight's rows {k}.")
+    if bias is not None and n != -1:
+        bd = tuple(bias.dims)
+        ok = (len(bd) == 1 and bd[0] in (n, -1)) or (len(bd) == 2 and bd[0] in (1, -1)
+                                                       and bd[1] in (n, -1))
+        if not ok:
+            raise InvalidArgument(f"fc: Bias dims {fmt_dims(bd)} must be [{n}] or [1, {n}].")
+    if activation_type not in ("", "relu"):
+        raise InvalidArgument(f"fc: activation_type {activation_type!r} is not supported on CPU "
+                              "(expected '' or 'relu').")
+    _set(out, (*input.dims[:in_num_col_dims], n), input.dtype, input.layout)
+
+
+def _prod(dims) -> int:
+    p = 1
+    for d in dims:
+        p *= d
+    return p
+
+
+def fused_softmax_mask_infer_meta(x, mask, out) -> None:
+    """SoftmaxMaskFuseInferMeta: X and Mask 4-D, Mask [B, 1, S, S] broadcast over heads."""
+    if len(x.dims) != 4 or len(mask.dims) != 4:
+        raise InvalidArgument(f"fused_softmax_mask: X and Mask must be 4-D, got {fmt_dims(x.dims)}"
+                              f" and {fmt_dims(mask.dims)}.")
+    if mask.dims[1] not in (1, -1):
+        raise InvalidArgument(f"fused_softmax_mask: Mask's second dim must be 1, got "
+                              f"{fmt_dims(mask.dims)}.")
+    _set(out, x.dims, x.dtype, x.layout)
+
+
+def self_dp_attention_infer_meta(x, alpha: float, head_number: int, out) -> None:
+    """SelfDPAttenInferMeta: X [B, S, 3, H, D] -> [B, S, H * D]."""
+    if len(x.dims) != 5 or x.dims[2] not in (3, -1):
+        raise InvalidArgument(f"self_dp_attention: X must be [batch, seq, 3, heads, head_size], "
+                              f"got {fmt_dims(x.dims)}.")
+    b, s, _, h, d = x.dims
+    _set(out, (b, s, -1 if -1 in (h, d) else h * d), x.dtype, x.layout)
+
+
+def fusion_repeated_fc_relu_infer_meta(x, w: list, bias: list, relu_out: list, out) -> None:
+    """FusionRepeatedFCReluInferMeta: X 2-D, W_i 2-D chained, one Bias per W."""
+    if len(x.dims) != 2:
+        raise InvalidArgument(f"fusion_repeated_fc_relu: X must be 2-D, got {fmt_dims(x.dims)}.")
+    if len(w) < 2 or len(bias) != len(w):
+        raise InvalidArgument(f"fusion_repeated_fc_relu: needs at least 2 W and as many Bias, got "
+                              f"{len(w)} and {len(bias)}.")
+    rows, width = x.dims[0], x.dims[1]
+    for i, wi in enumerate(w):
+        if len(wi.dims) != 2 or (-1 not in (width, wi.dims[0]) and width != wi.dims[0]):
+            raise InvalidArgument(f"fusion_repeated_fc_relu: W[{i}] dims {fmt_dims(wi.dims)} "
+                                  f"do not follow a width of {width}.")
+        width = wi.dims[1]
+        if i < len(w) - 1 and i < len(relu_out):
+            _set(relu_out[i], (rows, width), x.dtype, x.layout)
+    _set(out, (rows, width), x.dtype, x.layout)
+
+
+def fusion_squared_mat_sub_infer_meta(x, y, scalar: float, squared_x, squared_y, squared_xy,
+                                      out) -> None:
+    """FusionSquaredMatSubInferMeta: X [M, K], Y [K, N] -> [M, N] (and the squares)."""
+    if len(x.dims) != 2 or len(y.dims) != 2:
+        raise InvalidArgument(f"fusion_squared_mat_sub: X and Y must be 2-D, got "
+                              f"{fmt_dims(x.dims)} and {fmt_dims(y.dims)}.")
+    if -1 not in (x.dims[1], y.dims[0]) and x.dims[1] != y.dims[0]:
+        raise InvalidArgument(f"fusion_squared_mat_sub: X's columns {x.dims[1]} must equal Y's "
+                              f"rows {y.dims[0]}.")
+    _set(squared_x, x.dims, x.dtype, x.layout)
+    _set(squared_y, y.dims, x.dtype, x.layout)
+    _set(squared_xy, (x.dims[0], y.dims[1]), x.dtype, x.layout)
+    _set(out, (x.dims[0], y.dims[1]), x.dtype, x.layout)
+
+
+__all__ += ["fc_infer_meta", "fused_softmax_mask_infer_meta", "fusion_repeated_fc_relu_infer_meta",
+            "fusion_squared_mat_sub_infer_meta", "self_dp_attention_infer_meta"]

@@ -18,6 +18,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     creation,
     elementwise,
     flatten,
+    fused,
     indexing,
     interpolate,
     logical,
