@@ -308,3 +308,17 @@ for _op in ("fused_elemwise_activation", "fused_elemwise_add_activation", "fused
 # fusion_repeated_fc_relu: ReluOut holds one tensor per W but the last
 op_hooks("fusion_repeated_fc_relu", output_counts=lambda attrs, inputs: {
     "ReluOut": max(len(inputs.get("W") or ()) - 1, 0)})
+# viterbi_decode: Input's dtype; Length is read on the host
+op_hooks("viterbi_decode", get_expected_kernel_type=expected_from_var("Input"),
+         get_kernel_type_for_var=keep_where_they_are("Length"))
+# sequence RNN / pooling fusions: the dtype of their data input
+op_hooks("lstm", get_expected_kernel_type=expected_from_var("Input"))
+op_hooks("gru", get_expected_kernel_type=expected_from_var("Input"))
+for _op in ("fusion_lstm", "attention_lstm", "fusion_seqpool_concat",
+            "fusion_seqpool_cvm_concat", "fused_seqpool_cvm"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+op_hooks("fused_embedding_fc_lstm", get_expected_kernel_type=expected_from_var("Embeddings"))
+op_hooks("fused_embedding_seq_pool", get_expected_kernel_type=expected_from_var("W"))
+# the pooled ops have one output per input
+op_hooks("fused_seqpool_cvm", output_counts=lambda attrs, inputs: {
+    "Out": len(inputs.get("X") or ())})

@@ -60,6 +60,7 @@ from phi.infermeta.fused import (
     fusion_repeated_fc_relu_infer_meta,
     fusion_squared_mat_sub_infer_meta,
     self_dp_attention_infer_meta,
+    viterbi_decode_infer_meta,
     weight_quantize_infer_meta,
 )
 from phi.infermeta.interpolate import interpolate_infer_meta
@@ -179,6 +180,7 @@ __all__ = [
     "unsqueeze_infer_meta",
     "unsqueeze_with_xshape_infer_meta",
     "unstack_infer_meta",
+    "viterbi_decode_infer_meta",
     "weight_quantize_infer_meta",
     "where_infer_meta",
 ]

@@ -157,3 +157,26 @@ def fusion_squared_mat_sub_infer_meta(x, y, scalar: float, squared_x, squared_y,
 
 __all__ += ["fc_infer_meta", "fused_softmax_mask_infer_meta", "fusion_repeated_fc_relu_infer_meta",
             "fusion_squared_mat_sub_infer_meta", "self_dp_attention_infer_meta"]
+
+
+def viterbi_decode_infer_meta(input, transition, length, include_bos_eos_tag: bool, scores,
+                              path) -> None:
+    """ViterbiDecodeInferMeta: Input [B, T, N], Transition [N, N], Length [B] -> Scores [B],
+    Path [B, max(Length)] (known only at run time)."""
+    if len(input.dims) != 3:
+        raise InvalidArgument(f"viterbi_decode: the rank of Input should be 3, got "
+                              f"{fmt_dims(input.dims)}.")
+    if len(transition.dims) != 2 or len(length.dims) != 1:
+        raise InvalidArgument(f"viterbi_decode: Transition must be 2-D and Length 1-D, got "
+                              f"{fmt_dims(transition.dims)} and {fmt_dims(length.dims)}.")
+    n = input.dims[2]
+    if -1 not in (n, transition.dims[0]) and transition.dims[0] != n:
+        raise InvalidArgument(f"viterbi_decode: Transition dims {fmt_dims(transition.dims)} do "
+                              f"not match the {n} tags of Input.")
+    if length.dtype is not DataType.INT64:
+        raise InvalidArgument(f"viterbi_decode: Length must be int64, got {length.dtype}.")
+    _set(scores, (input.dims[0],), input.dtype, input.layout)
+    _set(path, (input.dims[0], -1), DataType.INT64, input.layout)
+
+
+__all__ += ["viterbi_decode_infer_meta"]

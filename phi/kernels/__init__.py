@@ -39,4 +39,5 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     slicing,
     softmax,
     vision,
+    viterbi,
 )

@@ -7,4 +7,5 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     math,
     nn,
     quant,
+    rnn_fused,
 )

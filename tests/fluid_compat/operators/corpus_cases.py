@@ -93,11 +93,23 @@ def _bf16_view(a: np.ndarray) -> np.ndarray:
     return a
 
 
+def _with_lod(a: np.ndarray, lod):
+    """An input Paddle got as a LoDTensor: a DenseTensor carrying the same offsets."""
+    if not lod:
+        return a
+    from phi.core.tensor import DenseTensor
+
+    t = DenseTensor.from_numpy(a)
+    t.lod = tuple(tuple(level) for level in lod)
+    return t
+
+
 def case_inputs(case: dict, arrays: dict) -> dict[str, list[np.ndarray]]:
     inputs: dict[str, list] = {}
     for slot, items in case["inputs"].items():
         # Paddle has no uint16 tensors: a uint16 feed is bfloat16 storage (paddle.static.data)
-        inputs[slot] = [_bf16_view(arrays[i["npz_key"]]) for i in items]
+        inputs[slot] = [_with_lod(_bf16_view(arrays[i["npz_key"]]), i.get("lod"))
+                        for i in items]
     return inputs
 
 
