@@ -322,3 +322,9 @@ op_hooks("fused_embedding_seq_pool", get_expected_kernel_type=expected_from_var(
 # the pooled ops have one output per input
 op_hooks("fused_seqpool_cvm", output_counts=lambda attrs, inputs: {
     "Out": len(inputs.get("X") or ())})
+# fused_adam: Params' dtype (FusedAdamOp); one output tensor per parameter in every *Out slot
+op_hooks("fused_adam", get_expected_kernel_type=expected_from_var("Params"),
+         output_counts=lambda attrs, inputs: {
+             s: len(inputs.get("Params") or ()) for s in (
+                 "ParamsOut", "Moments1Out", "Moments2Out", "Beta1PowsOut", "Beta2PowsOut")
+         } | {"MasterParamsOut": len(inputs.get("MasterParams") or ())})

@@ -56,6 +56,7 @@ from phi.infermeta.nn import (
 from phi.infermeta.fused import (
     dequantize_linear_infer_meta,
     fc_infer_meta,
+    fused_adam_infer_meta,
     fused_softmax_mask_infer_meta,
     fusion_repeated_fc_relu_infer_meta,
     fusion_squared_mat_sub_infer_meta,
@@ -131,6 +132,7 @@ __all__ = [
     "expand_as_infer_meta",
     "expand_infer_meta",
     "fc_infer_meta",
+    "fused_adam_infer_meta",
     "fused_softmax_mask_infer_meta",
     "fusion_repeated_fc_relu_infer_meta",
     "fusion_squared_mat_sub_infer_meta",

@@ -180,3 +180,21 @@ def viterbi_decode_infer_meta(input, transition, length, include_bos_eos_tag: bo
 
 
 __all__ += ["viterbi_decode_infer_meta"]
+
+
+def fused_adam_infer_meta(params: list, grads: list, learning_rate, moments1: list,
+                          moments2: list, beta1_pows: list, beta2_pows: list, master_params,
+                          skip_update, beta1, beta2, epsilon, chunk_size: int,
+                          weight_decay: float, use_adamw: bool, multi_precision: bool,
+                          use_global_beta_pow: bool, params_out: list, moments1_out: list,
+                          moments2_out: list, beta1_pows_out: list, beta2_pows_out: list,
+                          master_params_out: list) -> None:
+    """FusedAdamInferMeta: every output as its input (ParamsOut as Params, ...)."""
+    for outs, ins in ((params_out, params), (moments1_out, moments1), (moments2_out, moments2),
+                      (beta1_pows_out, beta1_pows), (beta2_pows_out, beta2_pows),
+                      (master_params_out, master_params or [])):
+        for o, i in zip(outs, ins, strict=False):
+            _set(o, i.dims, i.dtype, i.layout)
+
+
+__all__ += ["fused_adam_infer_meta"]

@@ -46,7 +46,6 @@ NOT_YET = frozenset({
     "faster_tokenizer", "fft_c2c", "fft_c2r", "fft_r2c",
     "fill_any", "fill_constant_batch_size_like", "fill_diagonal", "fill_diagonal_tensor",
     "fill_zeros_like2", "flip", "fold", "frame", "frobenius_norm", "fsp", "full_int_array",
-    "fused_adam",
     "fusion_gru",
     "fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc",
     "gather_tree",
