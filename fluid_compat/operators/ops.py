@@ -328,3 +328,5 @@ op_hooks("fused_adam", get_expected_kernel_type=expected_from_var("Params"),
              s: len(inputs.get("Params") or ()) for s in (
                  "ParamsOut", "Moments1Out", "Moments2Out", "Beta1PowsOut", "Beta2PowsOut")
          } | {"MasterParamsOut": len(inputs.get("MasterParams") or ())})
+# multi_gru: a oneDNN kernel only (MultiGRUOp::GetExpectedKernelType)
+op_hooks("multi_gru", get_expected_kernel_type=expected_onednn("X"))

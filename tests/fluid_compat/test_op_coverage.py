@@ -60,7 +60,7 @@ NOT_YET = frozenset({
     "lrn", "lstsq", "lu", "lu_unpack", "margin_cross_entropy",
     "masked_select", "matrix_power", "matrix_rank", "max_pool2d_with_index",
     "max_pool3d_with_index", "maxout", "mean", "merge_selected_rows", "meshgrid", "minus", "mode",
-    "modified_huber_loss", "multi_dot", "multi_gru", "multiplex",
+    "modified_huber_loss", "multi_dot", "multiplex",
     "mv", "nanmedian", "nextafter", "nll_loss", "norm", "npu_identity", "overlap_add", "pad",
     "pixel_unshuffle", "polygamma", "pool3d", "positive_negative_pair",
     "pow2_decay_with_linear_warmup", "precision_recall", "put_along_axis", "qr",

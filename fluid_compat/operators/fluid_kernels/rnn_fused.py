@@ -1,7 +1,8 @@
 """Fluid kernels of the sequence (LoD) RNN and pooling ops Paddle 2.6.2 runs as STRUCTURE
 kernels: lstm, gru (sequence2batch + lstm / gru units), fusion_lstm and fused_embedding_fc_lstm
 (per-sequence jit LSTM steps), attention_lstm, fused_embedding_seq_pool, fusion_seqpool_concat,
-fusion_seqpool_cvm_concat, fused_seqpool_cvm (GPU-only in Paddle: refused).
+fusion_seqpool_cvm_concat, fused_seqpool_cvm (GPU-only in Paddle: refused), and the oneDNN-only
+multi_gru.
 
 Sequences come from one level of LoD offsets on the data input (DenseTensor.lod); without it
 Paddle's lstm / gru refuse the input and the fusion ops read past their buffers, so every op here
@@ -385,6 +386,66 @@ class AttentionLstmKernel(FluidKernel):
         ctx.set_output("AttentionFCOut", fc_out)
         ctx.set_output("LSTMX", lstm_x.astype(x.dtype))
         ctx.set_output("LSTMOUT", lstm_out.astype(x.dtype))
+
+
+# multi_gru is a oneDNN kernel only (MKLDNN library): exact sigmoid / tanh, float32 math
+@register_fluid_kernel("multi_gru", "CPU", ("float32", "uint8"), library="MKLDNN")
+class MultiGruOneDNNKernel(FluidKernel):
+    """``layers`` bidirectional GRU layers over each sequence: a forward and a backward GRU
+    (gates [u, r, c~], WeightH's memory W_ur [H, 2H] then W_c [H, H]) whose outputs are
+    concatenated [T, 2H] and feed the next layer; WeightX / WeightH / Bias hold forward then
+    backward of each layer in turn."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        if x.dtype != np.float32:
+            raise Unimplemented(f"{ctx.type}: the quantized (uint8) oneDNN GRU is not "
+                                "implemented here.")
+        offsets = _offsets(ctx, "X")
+        layers = ctx.attr("layers")
+        wxs, whs = ctx.multi_input("WeightX"), ctx.multi_input("WeightH")
+        biases = ctx.multi_input("Bias") if ctx.has_input("Bias") else []
+        if len(wxs) != 2 * layers or len(whs) != 2 * layers or (
+                biases and len(biases) != 2 * layers):
+            raise InvalidArgument(f"{ctx.type}: WeightX, WeightH (and Bias) must hold 2 * layers "
+                                  f"({2 * layers}) tensors, got {len(wxs)}, {len(whs)}, "
+                                  f"{len(biases)}.")
+        gate, node = _act_exact(ctx.attr("gate_activation")), _act_exact(ctx.attr("activation"))
+        origin = ctx.attr("origin_mode")
+        h_in = x
+        with quiet(np):
+            for k in range(0, 2 * layers, 2):
+                outs = []
+                for d in (0, 1):
+                    wx, wh = wxs[k + d].data, whs[k + d].data
+                    h = wh.shape[0]
+                    flat = wh.reshape(-1)
+                    w_ur, w_c = flat[:2 * h * h].reshape(h, 2 * h), flat[2 * h * h:].reshape(h, h)
+                    g_all = h_in @ wx
+                    if biases:
+                        g_all = g_all + biases[k + d].data.reshape(-1)
+                    out = np.zeros((x.shape[0], h), np.float32)
+                    for a, b in pairwise(offsets):
+                        rows = range(b - 1, a - 1, -1) if d else range(a, b)
+                        hp = np.zeros(h, np.float32)
+                        for row in rows:
+                            g = g_all[row].copy()
+                            g[:2 * h] += hp @ w_ur
+                            u, r = gate(g[:h]), gate(g[h:2 * h])
+                            c = node(g[2 * h:] + (r * hp) @ w_c)
+                            hp = u * hp + (1 - u) * c if origin else hp - u * hp + u * c
+                            out[row] = hp
+                    outs.append(out)
+                h_in = np.concatenate(outs, axis=1).astype(np.float32)
+        ctx.set_output("Hidden", h_in, lod=(tuple(offsets),))
+
+
+def _act_exact(name: str):
+    table = {"sigmoid": lambda v: 1 / (1 + np.exp(-v)), "tanh": np.tanh,
+             "relu": lambda v: np.maximum(v, v.dtype.type(0)), "identity": lambda v: v}
+    if name not in table:
+        raise InvalidArgument(f"activation {name!r} is not one of {sorted(table)}.")
+    return table[name]
 
 
 # ---- sequence pools -------------------------------------------------------------------------
