@@ -14,7 +14,7 @@ import numpy as np
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument, Unimplemented
-from phi.kernels.funcs import quiet, to_bfloat16
+from phi.kernels.funcs import quiet
 from phi.kernels.quant import (
     abs_max,
     bin_count,
@@ -315,23 +315,29 @@ def _saturate(xp, v, dtype):
 @register_fluid_kernel("quantize", "CPU", ("float32",), library="MKLDNN")
 class QuantizeOneDNNKernel(FluidKernel):
     """Output = saturate(round(Input * Scale + Shift)): int8 for a signed input without shift,
-    uint8 otherwise; bfloat16=true converts to bfloat16."""
+    uint8 otherwise; bfloat16=true gives Input * Scale rounded to the nearest bfloat16 (oneDNN's
+    conversion, not Paddle's truncating one)."""
 
     def compute(self, ctx) -> None:
         xp, x = ctx.xp, ctx.input_array("Input")
-        if ctx.attr("bfloat16"):
-            ctx.set_output("Output", to_bfloat16(ctx.dev_ctx, x), DataType.BFLOAT16)
-            return
         scale, shift = np.float32(ctx.attr("Scale")), np.float32(ctx.attr("Shift"))
+        if ctx.attr("bfloat16"):
+            with quiet(xp):
+                v = x * scale
+            ctx.set_output("Output", v.astype(ctx.dev_ctx.xp_dtype(DataType.BFLOAT16)),
+                           DataType.BFLOAT16)
+            return
         with quiet(xp):
             v = x * scale + shift if shift != 0 else x * scale
         signed = ctx.attr("is_negative_input") and shift == 0
         ctx.set_output("Output", _saturate(xp, v, np.int8 if signed else np.uint8))
 
 
-@register_fluid_kernel("requantize", "CPU", ("int8", "uint8"), library="MKLDNN")
+@register_fluid_kernel("requantize", "CPU", ("int8", "uint8", "bfloat16"), library="MKLDNN")
 class RequantizeOneDNNKernel(FluidKernel):
-    """Output = saturate(round((Input - Shift_in) * Scale_out / Scale_in + Shift_out))."""
+    """Output = saturate(round((Input - Shift_in) * Scale_out / Scale_in + Shift_out)); a
+    bfloat16 Input is rescaled in float32 and rounded back to nearest even (oneDNN's
+    conversion, unlike Paddle's own truncating one)."""
 
     def compute(self, ctx) -> None:
         xp, x = ctx.xp, ctx.input_array("Input")
@@ -339,10 +345,13 @@ class RequantizeOneDNNKernel(FluidKernel):
         shift_in, shift_out = ctx.attr("Shift_in"), ctx.attr("Shift_out")
         if scale_in == 0:
             raise InvalidArgument(f"{ctx.type}: Scale of input cannot be 0.0")
-        if x.dtype == np.int8 and (shift_in != 0 or shift_out != 0):
+        if x.dtype.kind != "u" and (shift_in != 0 or shift_out != 0):
             raise Unimplemented(f"{ctx.type}: Requantize does not support nonzero shift for "
                                 "signed input.")
         ratio = np.float32(np.float32(scale_out) / np.float32(scale_in))
         with quiet(xp):
             v = (x.astype(np.float32) - np.float32(shift_in)) * ratio + np.float32(shift_out)
+        if x.dtype.kind not in "iu":  # bfloat16
+            ctx.set_output("Output", v.astype(x.dtype), DataType.BFLOAT16)
+            return
         ctx.set_output("Output", _saturate(xp, v, x.dtype))

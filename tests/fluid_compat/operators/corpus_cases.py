@@ -120,10 +120,8 @@ def case_outputs(case: dict, arrays: dict) -> dict[str, list[tuple[np.ndarray, d
             key = i.get("npz_key")
             if key and key in arrays:
                 ref = arrays[key]
-                declared = ((i.get("compile_time") or {}).get("dtype") or {}).get("proto")
-                if declared == "BF16" and ref.dtype == np.uint16:
-                    import ml_dtypes  # Paddle hands bfloat16 out as its uint16 storage
-
-                    ref = ref.view(ml_dtypes.bfloat16)
+                # Paddle hands bfloat16 out as its uint16 storage (it has no uint16 tensors),
+                # also where the compile-time dtype did not say BF16 (oneDNN quantize)
+                ref = _bf16_view(ref)
                 outs.setdefault(slot, []).append((ref, i.get("tolerance") or {}))
     return outs
