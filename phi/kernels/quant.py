@@ -46,12 +46,21 @@ def round_half_away(xp, v):
     return xp.where(v < 0, -r, r).astype(v.dtype)
 
 
+def _first_max(xp, a, axis=None):
+    """std::max_element with |a| < |b|: NaN wins only as the first element (comparisons with
+    NaN are false, so a later NaN is never taken)."""
+    first = xp.reshape(a, (-1,))[0] if axis is None else xp.take(a, 0, axis=axis)
+    with quiet(xp):
+        best = xp.nanmax(a, axis=axis) if hasattr(xp, "nanmax") else xp.max(a, axis=axis)
+    return xp.where(xp.isnan(first), first, best)
+
+
 def abs_max(xp, x):
     """FindAbsMaxFunctor: max |x| as a 1-element array of x's dtype."""
     if x.size == 0:
         raise InvalidArgument("quantization: the abs max of an empty tensor is undefined "
                               "(Paddle reads past its end).")
-    return xp.reshape(xp.max(xp.abs(x)), (1,)).astype(x.dtype)
+    return xp.reshape(_first_max(xp, xp.abs(x)), (1,)).astype(x.dtype)
 
 
 def channel_abs_max(xp, x, quant_axis: int):
@@ -62,10 +71,15 @@ def channel_abs_max(xp, x, quant_axis: int):
     if x.ndim <= quant_axis:
         raise InvalidArgument(f"quantization: quant_axis {quant_axis} is out of range for X of "
                               f"rank {x.ndim}.")
-    axes = tuple(i for i in range(x.ndim) if i != quant_axis)
     if x.size == 0:
         return xp.zeros((x.shape[quant_axis],), dtype=x.dtype)
-    return xp.max(xp.abs(x), axis=axes).astype(x.dtype) if axes else xp.abs(x)
+    a = xp.abs(x)
+    if quant_axis == 0:  # one max_element per channel slice
+        return _first_max(xp, xp.reshape(a, (x.shape[0], -1)), axis=1).astype(x.dtype)
+    # axis 1: std::max(acc, block max) from 0 drops a NaN block max
+    blocks = _first_max(xp, xp.reshape(a, (x.shape[0], x.shape[1], -1)), axis=2)
+    blocks = xp.where(xp.isnan(blocks), x.dtype.type(0), blocks)
+    return xp.max(blocks, axis=0).astype(x.dtype)
 
 
 def channel_scale(xp, scale, x, quant_axis: int, what: str = "Scale"):
@@ -104,7 +118,7 @@ def fake_quant(xp, x, s, bin_cnt: int, round_type: int, dequant: bool = False):
             q = round_half_away(xp, bins * inv_s * xp.clip(x, -s, s))
         if dequant:
             q = q * s / bins
-    return as_array(xp, q.astype(x.dtype))
+    return as_array(xp, xp.reshape(q, x.shape).astype(x.dtype))  # a 0-d X stays 0-d
 
 
 def moving_average_scale(xp, accum, state, cur, rate: float):
