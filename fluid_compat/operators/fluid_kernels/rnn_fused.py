@@ -204,100 +204,189 @@ class GruKernel(FluidKernel):
 
 # ---- fusion_lstm / fused_embedding_fc_lstm (jit steps, one sequence after the other) --------
 
-def _lstm_seq(ctx, xx, wh, bias, offsets, peep: bool, reverse: bool):
-    """fusion_lstm's SeqCompute on XX = X W_x + b (changed in place as the jit kernels do):
-    (Hidden, Cell, XX, checked)."""
-    h = wh.shape[0]
-    gate = _act(ctx.attr("gate_activation"), jit=True)
-    cand_act = _act(ctx.attr("candidate_activation"), jit=True)
-    cell_act = _act(ctx.attr("cell_activation"), jit=True)
-    wp = bias.reshape(-1)[4 * h:7 * h] if peep else None
-    n = len(offsets) - 1
-    h0 = ctx.input_array("H0").astype(xx.dtype) if ctx.has_input("H0") else None
-    c0 = ctx.input_array("C0").astype(xx.dtype) if ctx.has_input("C0") else None
+class _JitLstm:
+    """The jit LSTM step functions (LSTMC1H1, LSTMCtHt) on one gate row [c~, i, f, o], changed
+    in place as Paddle's leave it; ``checked`` is the peephole buffer [W_ic c, W_fc c]."""
+
+    def __init__(self, ctx, bias, h: int, dtype) -> None:
+        self.gate = _act(ctx.attr("gate_activation"), jit=True)
+        self.cand = _act(ctx.attr("candidate_activation"), jit=True)
+        self.cell = _act(ctx.attr("cell_activation"), jit=True)
+        self.peep = ctx.attr("use_peepholes")
+        self.wp = bias.reshape(-1)[4 * h:7 * h] if self.peep else None
+        self.d = h
+        self.checked = np.zeros((2, h), dtype)
+
+    def c1h1(self, g):
+        """The first step without an initial state: (h, c)."""
+        d, d2, d3 = self.d, 2 * self.d, 3 * self.d
+        g[d:d2] = self.gate(g[d:d2])
+        g[:d] = self.cand(g[:d])
+        c = g[:d] * g[d:d2]
+        if self.peep:
+            g[d:d2] = self.wp[d2:] * c
+            g[d3:] = g[d:d2] + g[d3:]
+        g[d3:] = self.gate(g[d3:])
+        g[d2:d3] = self.cell(c)
+        return g[d2:d3] * g[d3:], c
+
+    def ctht(self, g, cp):
+        """A step on gates that already hold h_prev W_h: (h, c)."""
+        d, d2, d3 = self.d, 2 * self.d, 3 * self.d
+        if self.peep:
+            self.checked[0], self.checked[1] = self.wp[:d] * cp, self.wp[d:d2] * cp
+            g[d:d3] = self.gate(self.checked.reshape(-1) + g[d:d3])
+        else:
+            g[d:] = self.gate(g[d:])
+        g[:d] = self.cand(g[:d])
+        g[d:d2] = g[:d] * g[d:d2]
+        g[d2:d3] = cp * g[d2:d3]
+        c = g[d:d2] + g[d2:d3]
+        if self.peep:
+            g[d:d2] = self.wp[d2:] * c
+            g[d3:] = self.gate(g[d:d2] + g[d3:])
+        g[d2:d3] = self.cell(c)
+        return g[d2:d3] * g[d3:], c
+
+
+def _init_hc(ctx, n: int, dtype):
+    h0 = ctx.input_array("H0").astype(dtype) if ctx.has_input("H0") else None
+    c0 = ctx.input_array("C0").astype(dtype) if ctx.has_input("C0") else None
     if h0 is not None and (c0 is None or h0.shape[0] != n or c0.shape[0] != n):
         raise InvalidArgument(f"{ctx.type}: H0 needs C0, both with one row per sequence ({n}).")
+    return h0, c0
+
+
+def _lstm_seq(ctx, xx, wh, step: _JitLstm, offsets, reverse: bool):
+    """SeqCompute on XX = X W_x + b, one sequence after the other: (Hidden, Cell)."""
+    h = wh.shape[0]
+    n = len(offsets) - 1
+    h0, c0 = _init_hc(ctx, n, xx.dtype)
     hidden = np.zeros((xx.shape[0], h), xx.dtype)
     cell = np.zeros((xx.shape[0], h), xx.dtype)
-    checked = np.zeros((2, h), xx.dtype)
-    d, d2, d3 = h, 2 * h, 3 * h
     with quiet(np):
         for s in range(n):
             seq = range(offsets[s], offsets[s + 1])
-            rows = list(reversed(seq)) if reverse else list(seq)
             hp = h0[s] if h0 is not None else None
             cp = c0[s] if c0 is not None else None
-            for row in rows:
+            for row in (reversed(seq) if reverse else seq):
                 g = xx[row]
-                if hp is None:  # LSTMC1H1: the first step without an initial state
-                    g[d:d2] = gate(g[d:d2])
-                    g[:d] = cand_act(g[:d])
-                    c = g[:d] * g[d:d2]
-                    if peep:
-                        g[d:d2] = wp[d2:] * c
-                        g[d3:] = g[d:d2] + g[d3:]
-                    g[d3:] = gate(g[d3:])
-                    g[d2:d3] = cell_act(c)
-                else:  # LSTMCtHt
+                if hp is None:
+                    hidden[row], cell[row] = step.c1h1(g)
+                else:
                     g += hp @ wh
-                    if peep:
-                        checked[0], checked[1] = wp[:d] * cp, wp[d:d2] * cp
-                        g[d:d3] = gate(checked.reshape(-1) + g[d:d3])
-                    else:
-                        g[d:] = gate(g[d:])
-                    g[:d] = cand_act(g[:d])
-                    g[d:d2] = g[:d] * g[d:d2]
-                    g[d2:d3] = cp * g[d2:d3]
-                    c = g[d:d2] + g[d2:d3]
-                    if peep:
-                        g[d:d2] = wp[d2:] * c
-                        g[d3:] = gate(g[d:d2] + g[d3:])
-                    g[d2:d3] = cell_act(c)
-                hidden[row] = g[d2:d3] * g[d3:]
-                cell[row] = c
-                hp, cp = hidden[row], c
-    return hidden, cell, xx, checked
+                    hidden[row], cell[row] = step.ctht(g, cp)
+                hp, cp = hidden[row], cell[row]
+    return hidden, cell
+
+
+def _lstm_batch(ctx, batched, wh, step: _JitLstm, order, steps):
+    """BatchCompute on gates in sequence2batch order: (BatchedHidden, BatchedCell, ReorderedH0,
+    ReorderedC0)."""
+    h = wh.shape[0]
+    h0, c0 = _init_hc(ctx, len(order), batched.dtype)
+    bh = np.zeros((batched.shape[0], h), batched.dtype)
+    bc = np.zeros((batched.shape[0], h), batched.dtype)
+    rh0 = h0[order] if h0 is not None else None
+    rc0 = c0[order] if h0 is not None else None
+    pos, first = 0, 0
+    with quiet(np):
+        if h0 is None:  # every sequence's first step without a state
+            for i in range(len(steps[0]) if steps else 0):
+                bh[i], bc[i] = step.c1h1(batched[i])
+            prev_h, prev_c, pos, first = bh[:len(steps[0])], bc[:len(steps[0])], len(
+                steps[0]), 1
+        else:
+            prev_h, prev_c = rh0, rc0
+        for rows in steps[first:]:
+            k = len(rows)
+            batched[pos:pos + k] += prev_h[:k] @ wh
+            for i in range(k):
+                bh[pos + i], bc[pos + i] = step.ctht(batched[pos + i], prev_c[i])
+            prev_h, prev_c, pos = bh[pos:pos + k], bc[pos:pos + k], pos + k
+    return bh, bc, rh0, rc0
 
 
 class _SeqLstm(FluidKernel):
-    def outputs(self, ctx, xx, offsets, bias) -> None:
+    def _check_bias(self, ctx, bias, h: int):
         peep = ctx.attr("use_peepholes")
-        wh = ctx.input_array("WeightH")
-        h = wh.shape[0]
-        b = bias.reshape(-1)
-        if b.size != (7 if peep else 4) * h:
+        if bias.size != (7 if peep else 4) * h:
             raise InvalidArgument(f"{ctx.type}: Bias must hold {(7 if peep else 4) * h} values "
-                                  f"(use_peepholes={peep}), got {b.size}.")
-        hidden, cell, xx, checked = _lstm_seq(ctx, xx, wh, b, offsets, peep,
-                                              ctx.attr("is_reverse"))
+                                  f"(use_peepholes={peep}), got {bias.size}.")
+
+    def seq_outputs(self, ctx, xx, offsets, bias) -> None:
+        """SeqCompute: XX changed in place, Hidden / Cell (and CheckedCell)."""
+        wh = ctx.input_array("WeightH")
+        self._check_bias(ctx, bias, wh.shape[0])
+        step = _JitLstm(ctx, bias, wh.shape[0], xx.dtype)
+        hidden, cell = _lstm_seq(ctx, xx, wh, step, offsets, ctx.attr("is_reverse"))
         lod = (tuple(offsets),)
         ctx.set_output("Hidden", hidden, lod=lod)
         ctx.set_output("Cell", cell, lod=lod)
         ctx.set_output("XX", xx, lod=lod)
-        if peep and ctx.has_output("CheckedCell"):
-            ctx.set_output("CheckedCell", checked)
+        if step.peep:
+            ctx.set_output("CheckedCell", step.checked)
+
+    def batch_outputs(self, ctx, xx, batched, offsets, bias, order, steps) -> None:
+        """BatchCompute: the gates ``batched`` in sequence2batch order, changed in place."""
+        wh = ctx.input_array("WeightH")
+        self._check_bias(ctx, bias, wh.shape[0])
+        step = _JitLstm(ctx, bias, wh.shape[0], xx.dtype)
+        bh, bc, rh0, rc0 = _lstm_batch(ctx, batched, wh, step, order, steps)
+        rows = [r for st in steps for r in st]
+        hidden, cell = np.zeros_like(bh), np.zeros_like(bc)
+        hidden[rows], cell[rows] = bh, bc
+        lod = (tuple(offsets),)
+        ctx.set_output("Hidden", hidden, lod=lod)
+        ctx.set_output("Cell", cell, lod=lod)
+        ctx.set_output("XX", xx)
+        ctx.set_output("BatchedInput", batched)
+        ctx.set_output("BatchedHidden", bh)
+        ctx.set_output("BatchedCell", bc)
+        if rh0 is not None:
+            ctx.set_output("ReorderedH0", rh0)
+            ctx.set_output("ReorderedC0", rc0)
+        if step.peep:
+            ctx.set_output("CheckedCell", step.checked)
 
 
 @register_fluid_kernel("fusion_lstm", "CPU", FLOATS)
 class FusionLstmKernel(_SeqLstm):
-    """XX = X W_x + Bias[:4H], then one jit LSTM step per row of each sequence."""
+    """XX = X W_x + Bias[:4H], then one jit LSTM step per row of each sequence (use_seq, or a
+    single sequence); use_seq=false runs the sequence2batch path, where XX is X in batch order
+    (or X W_x + b when X is wider than 4H) and BatchedInput the gates."""
 
     dtype_tied_inputs = ("X", "WeightX", "WeightH", "Bias")
 
     def compute(self, ctx) -> None:
         x, wx = ctx.input_array("X"), ctx.input_array("WeightX")
         offsets = _offsets(ctx, "X")
-        bias = ctx.input_array("Bias")
-        h4 = wx.shape[1]
-        with quiet(np):
-            xx = (x @ wx + bias.reshape(-1)[:h4]).astype(x.dtype)
-        self.outputs(ctx, xx, offsets, bias)
+        bias = ctx.input_array("Bias").reshape(-1)
+        h4, m = wx.shape[1], x.shape[1]
+
+        def fc(v):
+            with quiet(np):
+                return (v @ wx + bias[:h4]).astype(x.dtype)
+
+        if ctx.attr("use_seq") or len(offsets) == 2:
+            self.seq_outputs(ctx, fc(x), offsets, bias)
+            return
+        order, steps = _batches(offsets, ctx.attr("is_reverse"))
+        rows = [r for st in steps for r in st]
+        if m > h4:
+            xx = fc(x)
+            batched = xx[rows]
+        else:
+            xx = x[rows]
+            batched = fc(xx)
+        self.batch_outputs(ctx, xx, batched, offsets, bias, order, steps)
 
 
 @register_fluid_kernel("fused_embedding_fc_lstm", "CPU", FLOATS)
 class FusedEmbeddingFcLstmKernel(_SeqLstm):
     """XX = Embeddings[Ids] (the embeddings already hold X W_x + b: Paddle adds no gate bias
-    here, Bias serves only for the peepholes), then LSTM."""
+    here, Bias serves only for the peepholes), then LSTM one sequence after the other, or in
+    sequence2batch order with use_seq=false (XX then stays as looked up)."""
 
     dtype_tied_inputs = ("Embeddings", "WeightH", "Bias")
 
@@ -307,10 +396,14 @@ class FusedEmbeddingFcLstmKernel(_SeqLstm):
         offsets = _offsets(ctx, "Ids")
         if ids.size and (ids.min() < 0 or ids.max() >= emb.shape[0]):
             raise InvalidArgument(f"{ctx.type}: Ids out of range [0, {emb.shape[0]}).")
-        bias = ctx.input_array("Bias")
-        with quiet(np):
-            xx = emb[ids].astype(emb.dtype)
-        self.outputs(ctx, xx, offsets, bias)
+        bias = ctx.input_array("Bias").reshape(-1)
+        xx = emb[ids].astype(emb.dtype)
+        if ctx.attr("use_seq") or len(offsets) == 2:
+            self.seq_outputs(ctx, xx, offsets, bias)
+            return
+        order, steps = _batches(offsets, ctx.attr("is_reverse"))
+        rows = [r for st in steps for r in st]
+        self.batch_outputs(ctx, xx, xx[rows], offsets, bias, order, steps)
 
 
 @register_fluid_kernel("attention_lstm", "CPU", FLOATS)
