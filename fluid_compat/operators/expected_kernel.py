@@ -23,6 +23,7 @@ __all__ = [
     "apply_hints",
     "expected_from_attr",
     "expected_from_var",
+    "expected_onednn",
     "indicate_data_type",
     "indicate_or_promote_var_data_types",
     "indicate_var_data_type",
@@ -118,6 +119,19 @@ def expected_from_var(slot: str):
         return OpKernelType(indicate_var_data_type(op, ctx, slot), ctx.place)
 
     hook.__name__ = f"expected_from_{slot}"
+    return hook
+
+
+def expected_onednn(slot: str):
+    """A hook for ops that exist only as oneDNN kernels: the slot's dtype, ONEDNN layout, MKLDNN
+    library (quantize / requantize)."""
+
+    def hook(op, ctx) -> OpKernelType:
+        dtype = indicate_var_data_type(op, ctx, slot)
+        _note(ctx, "oneDNN-only op: layout ONEDNN, library MKLDNN")
+        return OpKernelType(dtype, ctx.place, DataLayout.ONEDNN, LibraryType.MKLDNN)
+
+    hook.__name__ = f"expected_onednn_{slot}"
     return hook
 
 

@@ -12,6 +12,7 @@ from fluid_compat.operators.expected_kernel import (
     _note,
     expected_from_attr,
     expected_from_var,
+    expected_onednn,
     expected_promote,
     indicate_data_type,
     indicate_var_data_type,
@@ -351,3 +352,52 @@ def _unbind_outputs(attrs, inputs) -> dict[str, int]:
 op_hooks("broadcast_tensors", output_counts=_by_input_count("X", "Out"))
 op_hooks("meshgrid", output_counts=_by_input_count("X", "Out"))
 op_hooks("unbind", output_counts=_unbind_outputs)
+# quantization ops (fake_quantize_op.cc, quantize_linear_op.cc, fake_dequantize_op.cc, ...):
+# IndicateVarDataType of their data input; Scale / ZeroPoint / Iter / Dict / Ids keep theirs
+for _op in ("fake_quantize_abs_max", "fake_quantize_dequantize_abs_max",
+            "fake_channel_wise_quantize_abs_max", "fake_channel_wise_quantize_dequantize_abs_max",
+            "fake_quantize_range_abs_max", "fake_quantize_moving_average_abs_max",
+            "fake_quantize_dequantize_moving_average_abs_max", "moving_average_abs_max_scale",
+            "fake_dequantize_max_abs", "fake_channel_wise_dequantize_max_abs",
+            "dequantize_abs_max", "dequantize_log", "quantize_linear", "dequantize_linear"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
+             get_kernel_type_for_var=keep_where_they_are(
+                 "Scale", "Scales", "ZeroPoint", "Iter", "Dict", "InScale", "InAccum",
+                 "InState"))
+op_hooks("lookup_table_dequant", get_expected_kernel_type=expected_from_var("W"),
+         get_kernel_type_for_var=keep_where_they_are("Ids"))
+# quantize / requantize: oneDNN kernels only (QuantOp / ReQuantOp::GetExpectedKernelType)
+for _op in ("quantize", "requantize"):
+    op_hooks(_op, get_expected_kernel_type=expected_onednn("Input"))
+# weight_quantize: the kernel dtype is x's (the default IndicateDataType, one input)
+# fused inference ops: the dtype of their data input (FCOp: Input; the others: X)
+op_hooks("fc", get_expected_kernel_type=expected_from_var("Input"))
+for _op in ("fused_elemwise_activation", "fused_elemwise_add_activation", "fused_softmax_mask",
+            "fused_softmax_mask_upper_triangle", "self_dp_attention", "fusion_repeated_fc_relu",
+            "fusion_squared_mat_sub"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+# fusion_repeated_fc_relu: ReluOut holds one tensor per W but the last
+op_hooks("fusion_repeated_fc_relu", output_counts=lambda attrs, inputs: {
+    "ReluOut": max(len(inputs.get("W") or ()) - 1, 0)})
+# viterbi_decode: Input's dtype; Length is read on the host
+op_hooks("viterbi_decode", get_expected_kernel_type=expected_from_var("Input"),
+         get_kernel_type_for_var=keep_where_they_are("Length"))
+# sequence RNN / pooling fusions: the dtype of their data input
+op_hooks("lstm", get_expected_kernel_type=expected_from_var("Input"))
+op_hooks("gru", get_expected_kernel_type=expected_from_var("Input"))
+for _op in ("fusion_lstm", "attention_lstm", "fusion_seqpool_concat",
+            "fusion_seqpool_cvm_concat", "fused_seqpool_cvm"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+op_hooks("fused_embedding_fc_lstm", get_expected_kernel_type=expected_from_var("Embeddings"))
+op_hooks("fused_embedding_seq_pool", get_expected_kernel_type=expected_from_var("W"))
+# the pooled ops have one output per input
+op_hooks("fused_seqpool_cvm", output_counts=lambda attrs, inputs: {
+    "Out": len(inputs.get("X") or ())})
+# fused_adam: Params' dtype (FusedAdamOp); one output tensor per parameter in every *Out slot
+op_hooks("fused_adam", get_expected_kernel_type=expected_from_var("Params"),
+         output_counts=lambda attrs, inputs: {
+             s: len(inputs.get("Params") or ()) for s in (
+                 "ParamsOut", "Moments1Out", "Moments2Out", "Beta1PowsOut", "Beta2PowsOut")
+         } | {"MasterParamsOut": len(inputs.get("MasterParams") or ())})
+# multi_gru: a oneDNN kernel only (MultiGRUOp::GetExpectedKernelType)
+op_hooks("multi_gru", get_expected_kernel_type=expected_onednn("X"))

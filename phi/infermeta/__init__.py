@@ -53,6 +53,17 @@ from phi.infermeta.nn import (
     prelu_infer_meta,
     unchanged_infer_meta_check_axis,
 )
+from phi.infermeta.fused import (
+    dequantize_linear_infer_meta,
+    fc_infer_meta,
+    fused_adam_infer_meta,
+    fused_softmax_mask_infer_meta,
+    fusion_repeated_fc_relu_infer_meta,
+    fusion_squared_mat_sub_infer_meta,
+    self_dp_attention_infer_meta,
+    viterbi_decode_infer_meta,
+    weight_quantize_infer_meta,
+)
 from phi.infermeta.interpolate import interpolate_infer_meta
 from phi.infermeta.vision import pad3d_infer_meta, pixel_shuffle_infer_meta
 from phi.infermeta.nullary import (
@@ -114,11 +125,17 @@ __all__ = [
     "create_infer_meta",
     "create_like_infer_meta",
     "cum_scalar_axis_infer_meta",
+    "dequantize_linear_infer_meta",
     "elementwise_infer_meta",
     "elementwise_raw_infer_meta",
     "embedding_infer_meta",
     "expand_as_infer_meta",
     "expand_infer_meta",
+    "fc_infer_meta",
+    "fused_adam_infer_meta",
+    "fused_softmax_mask_infer_meta",
+    "fusion_repeated_fc_relu_infer_meta",
+    "fusion_squared_mat_sub_infer_meta",
     "gather_infer_meta",
     "gather_nd_infer_meta",
     "increment_infer_meta",
@@ -141,6 +158,7 @@ __all__ = [
     "reduce_int_array_axis_infer_meta",
     "reshape_infer_meta",
     "reshape_with_xshape_infer_meta",
+    "self_dp_attention_infer_meta",
     "shape_infer_meta",
     "slice_raw_infer_meta",
     "softmax_infer_meta",
@@ -164,6 +182,8 @@ __all__ = [
     "unsqueeze_infer_meta",
     "unsqueeze_with_xshape_infer_meta",
     "unstack_infer_meta",
+    "viterbi_decode_infer_meta",
+    "weight_quantize_infer_meta",
     "where_infer_meta",
 ]
 

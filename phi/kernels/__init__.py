@@ -18,6 +18,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     creation,
     elementwise,
     flatten,
+    fused,
     indexing,
     interpolate,
     logical,
@@ -30,6 +31,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     normalization,
     pooling,
     reduce,
+    quant,
     rnn,
     scale,
     scan,
@@ -38,5 +40,6 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     slicing,
     softmax,
     vision,
+    viterbi,
 )
 from phi.kernels import window_ops  # noqa: F401 - window ops of issue 10

@@ -2,9 +2,12 @@
 
 from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     deprecated,
+    fused,
     manip,
     manipulation,
     math,
     nn,
+    quant,
+    rnn_fused,
     window,
 )

@@ -85,10 +85,31 @@ def case_attrs(case: dict) -> dict:
     return attrs
 
 
+def _bf16_view(a: np.ndarray) -> np.ndarray:
+    if a.dtype == np.uint16:
+        import ml_dtypes
+
+        return a.view(ml_dtypes.bfloat16)
+    return a
+
+
+def _with_lod(a: np.ndarray, lod):
+    """An input Paddle got as a LoDTensor: a DenseTensor carrying the same offsets."""
+    if not lod:
+        return a
+    from phi.core.tensor import DenseTensor
+
+    t = DenseTensor.from_numpy(a)
+    t.lod = tuple(tuple(level) for level in lod)
+    return t
+
+
 def case_inputs(case: dict, arrays: dict) -> dict[str, list[np.ndarray]]:
     inputs: dict[str, list] = {}
     for slot, items in case["inputs"].items():
-        inputs[slot] = [arrays[i["npz_key"]] for i in items]
+        # Paddle has no uint16 tensors: a uint16 feed is bfloat16 storage (paddle.static.data)
+        inputs[slot] = [_with_lod(_bf16_view(arrays[i["npz_key"]]), i.get("lod"))
+                        for i in items]
     return inputs
 
 
@@ -99,10 +120,8 @@ def case_outputs(case: dict, arrays: dict) -> dict[str, list[tuple[np.ndarray, d
             key = i.get("npz_key")
             if key and key in arrays:
                 ref = arrays[key]
-                declared = ((i.get("compile_time") or {}).get("dtype") or {}).get("proto")
-                if declared == "BF16" and ref.dtype == np.uint16:
-                    import ml_dtypes  # Paddle hands bfloat16 out as its uint16 storage
-
-                    ref = ref.view(ml_dtypes.bfloat16)
+                # Paddle hands bfloat16 out as its uint16 storage (it has no uint16 tensors),
+                # also where the compile-time dtype did not say BF16 (oneDNN quantize)
+                ref = _bf16_view(ref)
                 outs.setdefault(slot, []).append((ref, i.get("tolerance") or {}))
     return outs
