@@ -49,7 +49,9 @@ def hardswish(ctx, x: Tensor) -> Tensor:
 
 @register_kernel("log_softmax", ("CPU", "GPU"), dtypes=LOG_SOFTMAX_DTYPES)
 def log_softmax(ctx, x: Tensor, axis: int) -> Tensor:
-    """(x - max) - log(sum(exp(x - max))) along ``axis``; a 0-D input gives 0."""
+    """(x - max) - log(sum(exp(x - max))) along ``axis``, the shifted logits clipped at -64 as
+    Paddle's LogSoftmaxFunctor does (ValueClip: -inf gives -64 - log(sum), checked with the
+    wheel); a 0-D input gives 0."""
     xp = ctx.xp
     if x.ndim == 0:
         return xp.zeros((), dtype=x.dtype)
@@ -58,6 +60,8 @@ def log_softmax(ctx, x: Tensor, axis: int) -> Tensor:
     axis = axis + x.ndim if axis < 0 else axis
     with quiet(xp):
         shifted = x - xp.max(x, axis=axis, keepdims=True)
+        clip = x.dtype.type(-64.0)
+        shifted = xp.where(shifted < clip, clip, shifted)  # NaN passes through
         return as_array(xp, shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis,
                                                      keepdims=True)))
 

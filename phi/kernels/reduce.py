@@ -248,10 +248,12 @@ def p_norm(ctx, x: Tensor, porder: float, axis: int, epsilon: float, keepdim: bo
         ax = xp.abs(x)
         if porder == 0:
             out = xp.sum((x != 0).astype(x.dtype), axis=axes, keepdims=keepdim)
-        elif porder == math.inf:
-            out = xp.max(ax, axis=axes, keepdims=keepdim)
+        elif porder == math.inf:  # NaN skipped unless all are (checked with the wheel)
+            out = xp.fmax.reduce(ax, axis=axes, keepdims=keepdim) if ax.size else \
+                xp.max(ax, axis=axes, keepdims=keepdim)
         elif porder == -math.inf:
-            out = xp.min(ax, axis=axes, keepdims=keepdim)
+            out = xp.fmin.reduce(ax, axis=axes, keepdims=keepdim) if ax.size else \
+                xp.min(ax, axis=axes, keepdims=keepdim)
         else:
             total = xp.sum(ax ** t(porder), axis=axes, keepdims=keepdim)
             # Paddle raises to 1.0f / porder: the reciprocal is rounded to float first
