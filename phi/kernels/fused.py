@@ -28,16 +28,20 @@ FLOATS = ["float32", "float64"]
 
 
 def fc_values(xp, x, w, bias, in_num_col_dims: int = 1, relu: bool = False,
-              padding_weights: bool = False):
-    """FCFunctor: x flattened to 2-D at in_num_col_dims, times W (+ bias), optional relu."""
+              padding_weights: bool = False, relu_keeps_nan: bool = False):
+    """FCFunctor: x flattened to 2-D at in_num_col_dims, times W (+ bias), optional relu:
+    x > 0 ? x : 0 (NaN -> 0), or with ``relu_keeps_nan`` max(x, 0) keeping NaN (the float32
+    jit kernel of fusion_repeated_fc_relu; both seen in Paddle-made NaN variants)."""
     if padding_weights:
         w = w[: w.shape[0] - 4, : w.shape[1] - 4]
     rows = prod(x.shape[:in_num_col_dims])
     out = xp.matmul(xp.reshape(x, (rows, prod(x.shape[in_num_col_dims:]))), w)
     if bias is not None:
         out = out + xp.reshape(bias, (1, -1))
-    if relu:
+    if relu and relu_keeps_nan:
         out = xp.maximum(out, out.dtype.type(0))
+    elif relu:
+        out = xp.where(out > 0, out, out.dtype.type(0))
     return as_array(xp, out.astype(x.dtype))
 
 
@@ -100,7 +104,7 @@ def fusion_repeated_fc_relu(ctx, x: Tensor, w: list[Tensor], bias: list[Tensor]
                               "must hold the same number (at least 2) of tensors.")
     outs, h = [], x
     for wi, bi in zip(w, bias, strict=True):
-        h = fc_values(ctx.xp, h, wi, bi, 1, True)
+        h = fc_values(ctx.xp, h, wi, bi, 1, True, relu_keeps_nan=x.dtype == ctx.xp.float32)
         outs.append(h)
     return outs[:-1], outs[-1]
 

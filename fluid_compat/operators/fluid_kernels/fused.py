@@ -30,11 +30,27 @@ def _gelu(xp, v):
     return t(0.5) * v * (t(1) + xp.tanh(t(0.79788456) * (v + t(0.044715) * v * v * v)))
 
 
+def _tanh(xp, v):
+    """funcs/functors.h TanhFunctor: 2 / (1 + e^(-2x)) - 1 with 2x clipped to [-40, 13] (so
+    tanh(1e-30) is exactly 0 and -inf * tanh(1e-30) is NaN, as the wheel gives)."""
+    t = v.dtype.type
+    two_x = xp.clip(t(2) * v, t(-40), t(13))
+    return t(2) / (t(1) + xp.exp(-two_x)) - t(1)
+
+
+def _sigmoid(xp, v):
+    """funcs/functors.h SigmoidFunctor: 1 / (1 + e^-x) with x clipped to [-40, 13]."""
+    t = v.dtype.type
+    return t(1) / (t(1) + xp.exp(-xp.clip(v, t(-40), t(13))))
+
+
 _UNARY = {
-    "relu": lambda xp, v, s: xp.maximum(v, v.dtype.type(0)),
+    # the compound functors' relu is x * (x > 0): -inf and NaN give NaN, a negative -0.0
+    # (Paddle-made variants with NaN / inf inputs show it)
+    "relu": lambda xp, v, s: v * (v > 0).astype(v.dtype),
     "scale": lambda xp, v, s: v * v.dtype.type(s),
-    "tanh": lambda xp, v, s: xp.tanh(v),
-    "sigmoid": lambda xp, v, s: v.dtype.type(1) / (v.dtype.type(1) + xp.exp(-v)),
+    "tanh": lambda xp, v, s: _tanh(xp, v),
+    "sigmoid": lambda xp, v, s: _sigmoid(xp, v),
     "gelu": lambda xp, v, s: _gelu(xp, v),
 }
 _BINARY = {"elementwise_add": lambda a, b: a + b, "elementwise_mul": lambda a, b: a * b}
