@@ -2,8 +2,9 @@
 
 ``isnan`` and ``isinf`` (v1) are deprecated names in Paddle 2.6.2 (their phi names belong to the
 v2 ops): fluid OverflowKernels that reduce X to one bool of shape [1], true when any element is
-NaN (inf); integer tensors never are.  ``soft_relu`` is a STRUCTURE kernel in Paddle 2.6.2 (a fluid kernel re-registered in the phi
-table; its recorded signature is empty): a fluid kernel here, over the phi family's formula.
+NaN (inf); integer tensors never are.  ``soft_relu`` is a STRUCTURE kernel in Paddle 2.6.2 (a
+fluid kernel re-registered in the phi table; its recorded signature is empty): a fluid kernel
+here, over the phi family's formula.
 """
 
 from __future__ import annotations
