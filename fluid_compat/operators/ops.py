@@ -408,5 +408,8 @@ for _op in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh"
             "atanh", "expm1", "log10", "log1p", "log2", "reciprocal", "square", "trunc",
             "logsigmoid", "softplus", "softshrink", "softsign", "thresholded_relu", "selu",
             "celu", "brelu", "soft_relu", "stanh", "tanh_shrink", "logit", "angle", "conj",
-            "real", "imag", "as_complex", "as_real", "complex", "isnan", "isinf"):
+            "real", "imag", "as_complex", "as_real", "complex", "isnan", "isinf", "digamma",
+            "lgamma", "erfinv"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+for _op in ("i0", "i0e", "i1", "i1e", "polygamma"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("x"))

@@ -18,9 +18,11 @@ from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import COMPLEX, as_array, half_op, owned, quiet
+from phi.kernels.unary2_special import bessel, digamma64, erfinv64, lgamma64, zeta64
 
 __all__ = ["angle", "as_complex", "as_real", "brelu", "celu", "complex", "conj", "imag", "logit",
-           "real", "selu", "soft_relu", "softplus", "softshrink", "stanh", "thresholded_relu"]
+           "polygamma", "real", "selu", "soft_relu", "softplus", "softshrink", "stanh",
+           "thresholded_relu"]
 
 # Paddle 2.6.2 CPU registrations (corpus cpu_ops.json)
 F = ["float32", "float64"]
@@ -320,3 +322,58 @@ def complex(ctx, x: Tensor, y: Tensor) -> Tensor:  # shadows a builtin: Paddle's
     xp = ctx.xp
     re, im = xp.broadcast_arrays(x, y)
     return _assemble(ctx, re, im)
+
+
+# -- special functions (float32 / float64) --------------------------------------------------------
+
+def _erfinv(xp, x):
+    # ErfinvKernel: ndtri(x * 0.5 + 0.5) * sqrt(1/2), the affine step in x's dtype; ndtri(p) /
+    # sqrt 2 = erfinv(2p - 1) (exact for p >= 1/4), +-inf from p >= 1 / p <= 0
+    t = x.dtype.type
+    p = (x * t(0.5) + t(0.5)).astype(xp.float64)
+    inside = (p > 0) & (p < 1)
+    out = erfinv64(xp, xp.where(inside, 2.0 * p - 1.0, 0.0))
+    return xp.where(p >= 1, math.inf, xp.where(p <= 0, -math.inf, xp.where(inside, out, p)))
+
+
+# name -> function of x in float64 (digamma, lgamma, erfinv) or in x's dtype (Bessel)
+SPECIAL = {
+    "digamma": lambda xp, x: digamma64(xp, x.astype(xp.float64)),
+    "lgamma": lambda xp, x: lgamma64(xp, x.astype(xp.float64)),
+    "erfinv": _erfinv,
+    "i0": lambda xp, x: bessel(xp, x, 0, False),
+    "i0e": lambda xp, x: bessel(xp, x, 0, True),
+    "i1": lambda xp, x: bessel(xp, x, 1, False),
+    "i1e": lambda xp, x: bessel(xp, x, 1, True),
+}
+
+
+def _special_kernel(name: str, fn):
+    def kernel(ctx, x: Tensor) -> Tensor:
+        xp = ctx.xp
+        with quiet(xp):
+            return as_array(xp, ctx.astype(fn(xp, x), ctx.data_type(x)))
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"{name}(x) element-wise, in x's dtype."
+    return kernel
+
+
+for _name, _fn in SPECIAL.items():
+    register_kernel(_name, ("CPU", "GPU"), dtypes=F)(_special_kernel(_name, _fn))
+
+
+@register_kernel("polygamma", ("CPU", "GPU"), dtypes=F)
+def polygamma(ctx, x: Tensor, n: int) -> Tensor:
+    """(-1)^(n+1) n! zeta(n + 1, x), for every n: Paddle 2.6.2's CPU kernel has no digamma
+    branch, so n = 0 gives -inf everywhere (zeta(1, x) = inf) and n < 0 NaN (checked with the
+    wheel)."""
+    xp = ctx.xp
+    dtype = ctx.data_type(x)
+    with quiet(xp):
+        d = x.astype(xp.float64)
+        if n < 0:  # zeta(s < 1, x) is a domain error: NaN (n! = inf) everywhere
+            return as_array(xp, xp.full(x.shape, math.nan, dtype=x.dtype))
+        sign = 1.0 if n % 2 else -1.0
+        out = sign * math.exp(math.lgamma(n + 1.0)) * zeta64(xp, float(n + 1), d)
+        return as_array(xp, ctx.astype(out, dtype))
