@@ -37,7 +37,8 @@ def _logsigmoid(xp, x):
     # LogSigmoidFunctor: temp = max(-x, 0); -temp - log(exp(-temp) + exp(-x - temp))
     zero = x.dtype.type(0)
     temp = xp.where(xp.real(-x) > 0, -x, zero) if x.dtype.kind == "c" else xp.maximum(-x, zero)
-    return -temp - xp.log(xp.exp(-temp) + xp.exp(-x - temp))
+    # Eigen's packet negation is 0 - temp: large x gives +0.0 as in Paddle (-temp would be -0.0)
+    return (zero - temp) - xp.log(xp.exp(-temp) + xp.exp(-x - temp))
 
 
 # name -> (float / complex dtypes, function of an array in its own dtype); every kernel takes x
