@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from phi.common.data_type import DataType
+from phi.core.errors import PreconditionNotMet
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import COMPLEX, as_array, half_op, owned, quiet
@@ -319,8 +320,13 @@ def complex_f32(ctx, x: Tensor, y: Tensor) -> Tensor:
 @register_kernel("complex", ("CPU", "GPU"), dtypes=["float64"],
                  output_defs=_OUT[DataType.COMPLEX128])
 def complex(ctx, x: Tensor, y: Tensor) -> Tensor:  # shadows a builtin: Paddle's kernel name
-    """x + i y of float64 tensors (broadcast), complex128."""
+    """x + i y of float64 tensors (broadcast), complex128.  An empty result of a broadcast
+    is refused as Paddle 2.6.2 refuses it (its broadcast path allocates no valid output)."""
     xp = ctx.xp
+    if tuple(x.shape) != tuple(y.shape) and 0 in xp.broadcast_shapes(x.shape, y.shape):
+        raise PreconditionNotMet(
+            f"complex: the broadcast of Input(X) {list(x.shape)} and Input(Y) {list(y.shape)} "
+            f"is empty; the meta data must be valid when call the mutable data function.")
     re, im = xp.broadcast_arrays(x, y)
     return _assemble(ctx, re, im)
 
