@@ -19,7 +19,7 @@ from phi.core.errors import PreconditionNotMet
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import COMPLEX, as_array, half_op, owned, quiet
-from phi.kernels.unary2_special import bessel, digamma64, erfinv64, lgamma64, zeta64
+from phi.kernels.unary2_special import bessel, digamma64, lgamma64, ndtri64, zeta64
 
 __all__ = ["angle", "as_complex", "as_real", "brelu", "celu", "complex", "conj", "imag", "logit",
            "polygamma", "real", "selu", "soft_relu", "softplus", "softshrink", "stanh",
@@ -334,13 +334,11 @@ def complex(ctx, x: Tensor, y: Tensor) -> Tensor:  # shadows a builtin: Paddle's
 # -- special functions (float32 / float64) --------------------------------------------------------
 
 def _erfinv(xp, x):
-    # ErfinvKernel: ndtri(x * 0.5 + 0.5) * sqrt(1/2), the affine step in x's dtype; ndtri(p) /
-    # sqrt 2 = erfinv(2p - 1) (exact for p >= 1/4), +-inf from p >= 1 / p <= 0
+    # ErfinvKernel: ndtri(x * 0.5 + 0.5) * sqrt(1/2), the affine step in x's dtype (|x| > 1
+    # gives +-inf)
     t = x.dtype.type
     p = (x * t(0.5) + t(0.5)).astype(xp.float64)
-    inside = (p > 0) & (p < 1)
-    out = erfinv64(xp, xp.where(inside, 2.0 * p - 1.0, 0.0))
-    return xp.where(p >= 1, math.inf, xp.where(p <= 0, -math.inf, xp.where(inside, out, p)))
+    return ndtri64(xp, p) * math.sqrt(0.5)
 
 
 # name -> function of x in float64 (digamma, lgamma, erfinv) or in x's dtype (Bessel)

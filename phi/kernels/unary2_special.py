@@ -1,5 +1,5 @@
 """Special functions of helper `unary2` on any array namespace (numpy has none of them):
-digamma (Eigen's / Cephes psi), lgamma (Lanczos), erfinv (Newton on erf), the Hurwitz zeta of
+digamma (Eigen's / Cephes psi), lgamma (Lanczos), ndtri (Cephes, erfinv's), the Hurwitz zeta of
 polygamma (Cephes zeta) and the modified Bessel functions I0, I1 (Cephes Chebyshev series, the
 tables Paddle's bessel kernels use).  All in float64 unless said otherwise."""
 
@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import math
 
-from phi.kernels.special import erf64
-
-__all__ = ["bessel", "digamma64", "erfinv64", "lgamma64", "zeta64"]
+__all__ = ["bessel", "digamma64", "lgamma64", "ndtri64", "zeta64"]
 
 # Cephes psi: asymptotic series of digamma for s >= 10, in z = 1 / s^2 (highest degree first)
 _PSI_A = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
@@ -71,15 +69,45 @@ def lgamma64(xp, x):
     return xp.where(pole | xp.isinf(x), math.inf, out)
 
 
-def erfinv64(xp, u):
-    """erf^-1(u) for |u| < 1: Winitzki's approximation refined by Newton steps on erf."""
-    a = 0.147
-    w = -xp.log((1.0 - u) * (1.0 + u))
-    b = 2.0 / (math.pi * a) - 0.5 * w
-    x = xp.sign(u) * xp.sqrt(xp.sqrt(b * b + w / a) - b)
-    for _ in range(4):
-        x = x - (erf64(xp, x) - u) / (2.0 / math.sqrt(math.pi) * xp.exp(-x * x))
-    return x
+# Cephes ndtri: P0/Q0 for |p - 0.5| <= 3/8, P1/Q1 and P2/Q2 in 1 / sqrt(-2 log p) for the tails
+# (z below / above 8); the Q polynomials have a leading 1
+_NDTRI_P0 = (-5.99633501014107895267E1, 9.80010754185999661536E1, -5.66762857469070293439E1,
+             1.39312609387279679503E1, -1.23916583867381258016E0)
+_NDTRI_Q0 = (1.0, 1.95448858338141759834E0, 4.67627912898881538453E0, 8.63602421390890590575E1,
+             -2.25462687854119370527E2, 2.00260212380060660359E2, -8.20372256168333339912E1,
+             1.59056225126211695515E1, -1.18331621121330003142E0)
+_NDTRI_P1 = (4.05544892305962419923E0, 3.15251094599893866154E1, 5.71628192246421288162E1,
+             4.40805073893200834700E1, 1.46849561928858024014E1, 2.18663306850790267539E0,
+             -1.40256079171354495875E-1, -3.50424626827848203418E-2, -8.57456785154685413611E-4)
+_NDTRI_Q1 = (1.0, 1.57799883256466749731E1, 4.53907635128879210584E1, 4.13172038254672030440E1,
+             1.50425385692907503408E1, 2.50464946208309415979E0, -1.42182922854787788574E-1,
+             -3.80806407691578277194E-2, -9.33259480895457427372E-4)
+_NDTRI_P2 = (3.23774891776946035970E0, 6.91522889068984211695E0, 3.93881025292474443415E0,
+             1.33303460815807542389E0, 2.01485389549179081538E-1, 1.23716634817820021358E-2,
+             3.01581553508235416007E-4, 2.65806974686737550832E-6, 6.23974539184983293730E-9)
+_NDTRI_Q2 = (1.0, 6.02427039364742014255E0, 3.67983563856160859403E0, 1.37702099489081330271E0,
+             2.16236993594496635890E-1, 1.34204006088543189037E-2, 3.28014464682127739104E-4,
+             2.89247864745380683936E-6, 6.79019408009981274425E-9)
+_EXP_M2 = 0.13533528323661269189
+
+
+def ndtri64(xp, p):
+    """The standard normal quantile (Cephes / Eigen ndtri): -inf at p <= 0, +inf at p >= 1."""
+    flip = p > 1.0 - _EXP_M2
+    y = xp.where(flip, 1.0 - p, p)
+    safe = xp.where((y > 0) & (y <= _EXP_M2), y, 0.5)
+    w = y - 0.5
+    w2 = w * w
+    central = (w + w * (w2 * _polevl(w2, _NDTRI_P0) / _polevl(w2, _NDTRI_Q0))) * math.sqrt(
+        2 * math.pi)
+    x = xp.sqrt(-2.0 * xp.log(safe))
+    z = 1.0 / x
+    x1 = xp.where(x < 8.0, z * _polevl(z, _NDTRI_P1) / _polevl(z, _NDTRI_Q1),
+                  z * _polevl(z, _NDTRI_P2) / _polevl(z, _NDTRI_Q2))
+    tail = (x - xp.log(x) / x) - x1
+    tail = xp.where(flip, tail, -tail)
+    out = xp.where((y > _EXP_M2) | xp.isnan(p), central, tail)  # NaN stays NaN
+    return xp.where(p <= 0, -math.inf, xp.where(p >= 1, math.inf, out))
 
 
 def zeta64(xp, s: float, q):
