@@ -401,3 +401,15 @@ op_hooks("fused_adam", get_expected_kernel_type=expected_from_var("Params"),
          } | {"MasterParamsOut": len(inputs.get("MasterParams") or ())})
 # multi_gru: a oneDNN kernel only (MultiGRUOp::GetExpectedKernelType)
 op_hooks("multi_gru", get_expected_kernel_type=expected_onednn("X"))
+
+# -- helper `unary2`: element-wise unary ops --------------------------------------------------
+# the kernel dtype is X's (complex: Paddle's ComplexOp takes X's as well)
+for _op in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh",
+            "atanh", "expm1", "log10", "log1p", "log2", "reciprocal", "square", "trunc",
+            "logsigmoid", "softplus", "softshrink", "softsign", "thresholded_relu", "selu",
+            "celu", "brelu", "soft_relu", "stanh", "tanh_shrink", "logit", "angle", "conj",
+            "real", "imag", "as_complex", "as_real", "complex", "isnan", "isinf", "digamma",
+            "lgamma", "erfinv"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+for _op in ("i0", "i0e", "i1", "i1e", "polygamma"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("x"))

@@ -231,3 +231,7 @@ from phi.infermeta import manip as _manip  # noqa: E402
 from phi.infermeta.manip import *  # noqa: E402,F403 - the manip family's InferMeta
 
 __all__ += list(_manip.__all__)
+from phi.infermeta import unary2 as _unary2  # noqa: E402
+from phi.infermeta.unary2 import *  # noqa: E402,F403 - the unary2 family's InferMeta
+
+__all__ += list(_unary2.__all__)

@@ -43,3 +43,4 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     viterbi,
 )
 from phi.kernels import window_ops  # noqa: F401 - window ops of issue 10
+from phi.kernels import unary2  # noqa: F401 - element-wise unary ops of helper unary2

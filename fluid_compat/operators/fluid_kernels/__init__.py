@@ -9,5 +9,6 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     nn,
     quant,
     rnn_fused,
+    unary2,
     window,
 )
