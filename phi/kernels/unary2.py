@@ -29,7 +29,7 @@ __all__ = ["angle", "as_complex", "as_real", "brelu", "celu", "complex", "conj",
 F = ["float32", "float64"]
 FC = [*F, "complex64", "complex128"]
 INTS = ["int32", "int64"]
-LOG_DTYPES = F + ["float16", "bfloat16"]  # and int32 / int64 -> float32
+LOG_DTYPES = [*F, "float16", "bfloat16"]  # and int32 / int64 -> float32
 HALF = (DataType.FLOAT16, DataType.BFLOAT16)
 _FLOAT_OUT = {0: {"dtype": DataType.FLOAT32}}
 
