@@ -40,8 +40,11 @@ def test_case_matches_paddle(name):
         for got, (ref, tol) in zip(result[slot], items, strict=False):
             assert got.shape == ref.shape, f"{name}.{slot}: {got.shape} vs {ref.shape}"
             assert got.dtype == ref.dtype, f"{name}.{slot}: {got.dtype} vs {ref.dtype}"
-            if np.issubdtype(ref.dtype, np.floating) or np.issubdtype(ref.dtype,
-                                                                       np.complexfloating):
+            if np.issubdtype(ref.dtype, np.complexfloating):  # real and imaginary parts
+                np.testing.assert_allclose(got.astype(np.complex128), ref.astype(np.complex128),
+                                           rtol=tol.get("rtol", 1e-5), atol=tol.get("atol", 1e-6),
+                                           err_msg=f"{name}.{slot}")
+            elif np.issubdtype(ref.dtype, np.floating):
                 np.testing.assert_allclose(got.astype(np.float64), ref.astype(np.float64),
                                            rtol=tol.get("rtol", 1e-5), atol=tol.get("atol", 1e-6),
                                            err_msg=f"{name}.{slot}")
