@@ -401,3 +401,9 @@ op_hooks("fused_adam", get_expected_kernel_type=expected_from_var("Params"),
          } | {"MasterParamsOut": len(inputs.get("MasterParams") or ())})
 # multi_gru: a oneDNN kernel only (MultiGRUOp::GetExpectedKernelType)
 op_hooks("multi_gru", get_expected_kernel_type=expected_onednn("X"))
+
+# -- helper `binary2`: binary element-wise, linear algebra, scans -------------------------------
+# elementwise ops: IndicateOrPromoteVarDataTypes(X, Y) as the other elementwise ops
+for _op in ("elementwise_floordiv", "elementwise_mod", "elementwise_fmax", "elementwise_fmin",
+            "elementwise_heaviside", "grad_add"):
+    op_hooks(_op, get_expected_kernel_type=expected_promote("X", "Y"))

@@ -231,3 +231,8 @@ from phi.infermeta import manip as _manip  # noqa: E402
 from phi.infermeta.manip import *  # noqa: E402,F403 - the manip family's InferMeta
 
 __all__ += list(_manip.__all__)
+
+from phi.infermeta import binary2 as _binary2  # noqa: E402
+from phi.infermeta.binary2 import *  # noqa: E402,F403 - helper binary2's InferMeta
+
+__all__ += list(_binary2.__all__)

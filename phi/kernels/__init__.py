@@ -10,6 +10,7 @@ from __future__ import annotations
 from phi.kernels import (  # noqa: F401 - imported to register their kernels
     activation,
     assign,
+    binary2,
     broadcast,
     cast,
     compare,
