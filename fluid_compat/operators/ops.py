@@ -407,3 +407,8 @@ op_hooks("multi_gru", get_expected_kernel_type=expected_onednn("X"))
 for _op in ("elementwise_floordiv", "elementwise_mod", "elementwise_fmax", "elementwise_fmin",
             "elementwise_heaviside", "grad_add"):
     op_hooks(_op, get_expected_kernel_type=expected_promote("X", "Y"))
+# linear algebra: the kernel dtype is the data input's (multiplex: X, not the int Ids)
+for _op, _slot in (("dot", "X"), ("mv", "X"), ("bmm", "X"), ("addmm", "X"), ("kron", "X"),
+                   ("cross", "X"), ("lerp", "X"), ("trace", "Input"), ("dist", "X"),
+                   ("multiplex", "X")):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))

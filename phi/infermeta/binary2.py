@@ -29,3 +29,162 @@ def atan2_infer_meta(x, y, out) -> None:
     out.share_meta(x)
     if x.dtype in (DataType.INT32, DataType.INT64):
         out.set_dtype(DataType.FLOAT64)
+
+
+def _bad(op: str, what: str) -> InvalidArgument:
+    return InvalidArgument(f"{op}: {what}")
+
+
+def dot_infer_meta(x, y, out) -> None:
+    """DotInferMeta: 1-D or 2-D x and y of equal dims; out drops the last dim."""
+    if len(x.dims) not in (1, 2):
+        raise _bad("dot", f"Input(X) must be 1-D or 2-D, but received dims {fmt_dims(x.dims)}.")
+    if len(x.dims) != len(y.dims) or not all(_same(a, b) for a, b in zip(x.dims, y.dims,
+                                                                           strict=False)):
+        raise _bad("dot", f"Input(X) {fmt_dims(x.dims)} and Input(Y) {fmt_dims(y.dims)} must "
+                          "have the same dims.")
+    out.set_dims(tuple(x.dims[:-1]))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def mv_infer_meta(x, vec, out) -> None:
+    """MvInferMeta: x [m, n], vec [n] -> [m]."""
+    if len(x.dims) != 2 or len(vec.dims) != 1:
+        raise _bad("mv", f"Input(X) must be 2-D and Input(Vec) 1-D, but received "
+                         f"{fmt_dims(x.dims)} and {fmt_dims(vec.dims)}.")
+    if not _same(x.dims[1], vec.dims[0]):
+        raise _bad("mv", f"X's second dim {x.dims[1]} must equal Vec's size {vec.dims[0]}.")
+    out.set_dims((x.dims[0],))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def bmm_infer_meta(x, y, out) -> None:
+    """BmmInferMeta: [b, m, k] x [b, k, n] -> [b, m, n]."""
+    if len(x.dims) != 3 or len(y.dims) != 3:
+        raise _bad("bmm", f"Input(X) and Input(Y) must be 3-D, but received "
+                          f"{fmt_dims(x.dims)} and {fmt_dims(y.dims)}.")
+    if not _same(x.dims[0], y.dims[0]):
+        raise _bad("bmm", f"the batch sizes of X {fmt_dims(x.dims)} and Y {fmt_dims(y.dims)} "
+                          "must be equal.")
+    if not _same(x.dims[2], y.dims[1]):
+        raise _bad("bmm", f"X's width {x.dims[2]} must equal Y's height {y.dims[1]}.")
+    out.set_dims((x.dims[0], x.dims[1], y.dims[2]))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def addmm_infer_meta(input, x, y, beta, alpha, out) -> None:
+    """AddmmInferMeta: x [m, k] @ y [k, n] -> [m, n]; input 1-D or 2-D, broadcast to it."""
+    if len(x.dims) != 2 or len(y.dims) != 2:
+        raise _bad("addmm", f"Input(X) and Input(Y) must be 2-D, but received "
+                            f"{fmt_dims(x.dims)} and {fmt_dims(y.dims)}.")
+    if len(input.dims) not in (1, 2):
+        raise _bad("addmm", f"Input(Input) must be 1-D or 2-D, but received "
+                            f"{fmt_dims(input.dims)}.")
+    if not _same(x.dims[1], y.dims[0]):
+        raise _bad("addmm", f"X's width {x.dims[1]} must equal Y's height {y.dims[0]}.")
+    out.set_dims((x.dims[0], y.dims[1]))
+    out.set_dtype(input.dtype)
+    out.set_layout(input.layout)
+
+
+def kron_infer_meta(x, y, out) -> None:
+    """KronInferMeta: ranks aligned at the end; each dim the product."""
+    rank = max(len(x.dims), len(y.dims))
+    xd = (1,) * (rank - len(x.dims)) + tuple(x.dims)
+    yd = (1,) * (rank - len(y.dims)) + tuple(y.dims)
+    out.set_dims(tuple(UNKNOWN if UNKNOWN in (a, b) else a * b for a, b in zip(xd, yd,
+                                                                                strict=True)))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def cross_axis(dims, dim: int) -> int:
+    """The axis cross works on: ``dim`` (9, kDefaultDim: the first axis of size 3)."""
+    rank = len(dims)
+    if dim == 9:
+        for i, d in enumerate(dims):
+            if d == 3:
+                return i
+        raise _bad("cross", f"no dim of Input(X) {fmt_dims(dims)} has size 3.")
+    if not -rank <= dim < rank:
+        raise _bad("cross", f"Attr(dim) {dim} is out of range [{-rank}, {rank}).")
+    dim %= rank
+    if dims[dim] not in (3, UNKNOWN):
+        raise _bad("cross", f"dim {dim} of Input(X) {fmt_dims(dims)} must be 3.")
+    return dim
+
+
+def cross_infer_meta(x, y, axis: int, out) -> None:
+    """CrossInferMeta: x and y of equal dims, the chosen axis of size 3."""
+    if len(x.dims) != len(y.dims) or not all(_same(a, b) for a, b in zip(x.dims, y.dims,
+                                                                           strict=False)):
+        raise _bad("cross", f"Input(X) {fmt_dims(x.dims)} and Input(Y) {fmt_dims(y.dims)} "
+                            "must have the same dims.")
+    if axis != 9:
+        cross_axis(x.dims, axis)
+    out.share_meta(x)
+
+
+def lerp_infer_meta(x, y, weight, out) -> None:
+    """LerpInferMeta: the broadcast of x, y and weight."""
+    from phi.infermeta.binary import broadcast_dims
+
+    out.set_dims(broadcast_dims(broadcast_dims(x.dims, y.dims), weight.dims))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def trace_infer_meta(x, offset: int, axis1: int, axis2: int, out) -> None:
+    """TraceInferMeta: x of rank >= 2 without axis1 and axis2 (distinct after wrapping)."""
+    rank = len(x.dims)
+    if rank < 2:
+        raise _bad("trace", f"Input(Input) must be at least 2-D, but received "
+                            f"{fmt_dims(x.dims)}.")
+    for name, a in (("axis1", axis1), ("axis2", axis2)):
+        if not -rank <= a < rank:
+            raise _bad("trace", f"Attr({name}) {a} is out of range [{-rank}, {rank}).")
+    a1, a2 = axis1 % rank, axis2 % rank
+    if a1 == a2:
+        raise _bad("trace", f"axis1 and axis2 cannot be the same axis, but received axis1 = "
+                            f"{axis1}, axis2 = {axis2}.")
+    out.set_dims(tuple(d for i, d in enumerate(x.dims) if i not in (a1, a2)))
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def dist_infer_meta(x, y, p: float, out) -> None:
+    """DistInferMeta: a 0-D result; x and y must broadcast."""
+    from phi.infermeta.binary import broadcast_dims
+
+    broadcast_dims(x.dims, y.dims)
+    out.set_dims(())
+    out.set_dtype(x.dtype)
+    out.set_layout(x.layout)
+
+
+def multiplex_infer_meta(ins, ids, out) -> None:
+    """MultiplexInferMeta: candidates of equal dims; Ids [rows, 1]."""
+    if not ins:
+        raise _bad("multiplex", "Input(X) holds no tensor.")
+    if len(ids.dims) != 2 or ids.dims[1] not in (1, UNKNOWN):
+        raise _bad("multiplex", f"Input(Ids) must be [rows, 1], but received "
+                                f"{fmt_dims(ids.dims)}.")
+    first = ins[0].dims
+    for t in ins[1:]:
+        if tuple(t.dims) != tuple(first):
+            raise _bad("multiplex", f"all candidate tensors must have the same dims, but "
+                                    f"received {fmt_dims(first)} and {fmt_dims(t.dims)}.")
+    if len(first) < 2:
+        raise _bad("multiplex", f"the candidate tensors must be at least 2-D, but received "
+                                f"{fmt_dims(first)}.")
+    out.set_dims(tuple(first))
+    out.set_dtype(ins[0].dtype)
+    out.set_layout(ins[0].layout)
+
+
+__all__ += ["addmm_infer_meta", "bmm_infer_meta", "cross_axis", "cross_infer_meta",
+            "dist_infer_meta", "dot_infer_meta", "kron_infer_meta", "lerp_infer_meta",
+            "multiplex_infer_meta", "mv_infer_meta", "trace_infer_meta"]

@@ -22,6 +22,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     fused,
     indexing,
     interpolate,
+    linalg2,
     logical,
     manip,
     manipulation,
