@@ -412,3 +412,19 @@ for _op, _slot in (("dot", "X"), ("mv", "X"), ("bmm", "X"), ("addmm", "X"), ("kr
                    ("cross", "X"), ("lerp", "X"), ("trace", "Input"), ("dist", "X"),
                    ("multiplex", "X")):
     op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
+# comparisons, scans, counting: the data input's dtype; Rtol / Atol are read on the host
+for _op, _slot in (("allclose", "Input"), ("isclose", "Input"), ("cumprod", "X"),
+                   ("cummax", "x"), ("cummin", "x"), ("logcumsumexp", "X"),
+                   ("searchsorted", "SortedSequence"), ("histogram", "X")):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot),
+             **({"get_kernel_type_for_var": keep_where_they_are("Rtol", "Atol")}
+                if _op in ("allclose", "isclose") else {}))
+
+
+def _bincount_expected(op, ctx) -> OpKernelType:
+    """BincountOp: the dtype of Weights when given, else of X."""
+    slot = "Weights" if op.inputs.get("Weights") else "X"
+    return OpKernelType(indicate_var_data_type(op, ctx, slot), ctx.place)
+
+
+op_hooks("bincount", get_expected_kernel_type=_bincount_expected)

@@ -188,3 +188,122 @@ def multiplex_infer_meta(ins, ids, out) -> None:
 __all__ += ["addmm_infer_meta", "bmm_infer_meta", "cross_axis", "cross_infer_meta",
             "dist_infer_meta", "dot_infer_meta", "kron_infer_meta", "lerp_infer_meta",
             "multiplex_infer_meta", "mv_infer_meta", "trace_infer_meta"]
+
+
+# -- comparisons, scans, counting ---------------------------------------------------------------
+
+def _same_dims(op: str, x, y) -> None:
+    if len(x.dims) != len(y.dims):
+        raise _bad(op, f"Input(Input) and Input(Other) must have the same dimension size, but "
+                       f"received {fmt_dims(x.dims)} and {fmt_dims(y.dims)}.")
+    for a, b in zip(x.dims, y.dims, strict=True):
+        if not _same(a, b):
+            raise _bad(op, f"the dims of Input(Input) {fmt_dims(x.dims)} and Input(Other) "
+                           f"{fmt_dims(y.dims)} must be equal.")
+
+
+def value_compare_infer_meta(x, y, out) -> None:
+    """ValueCompareInferMeta (isclose): equal dims; bool of x's dims."""
+    _same_dims("isclose", x, y)
+    out.set_dims(tuple(x.dims))
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)
+
+
+def all_value_compare_infer_meta(x, y, out) -> None:
+    """AllValueCompareInferMeta (allclose): equal dims; a 0-D bool."""
+    _same_dims("allclose", x, y)
+    out.set_dims(())
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)
+
+
+def compare_all_infer_meta(x, y, out) -> None:
+    """CompareAllInferMeta (equal_all): y's rank not above x's; a 0-D bool."""
+    if len(x.dims) < len(y.dims):
+        raise _bad("equal_all", f"The size of dim_y should not be greater than dim_x's, but "
+                                f"received {fmt_dims(x.dims)} and {fmt_dims(y.dims)}.")
+    out.set_dims(())
+    out.set_dtype(DataType.BOOL)
+    out.set_layout(x.layout)
+
+
+def _check_cum_axis(op: str, axis: int, rank: int) -> None:
+    lo, hi = (-1, 1) if rank == 0 else (-rank, rank)
+    if not lo <= axis < hi:
+        raise _bad(op, f"axis {axis} is out of range [{lo}, {hi}).")
+
+
+def cumprod_infer_meta(x, dim: int, out) -> None:
+    """UnchangedInferMetaCheckAxis (cumprod): x's meta; ``dim`` within the rank."""
+    _check_cum_axis("cumprod", dim, len(x.dims))
+    out.share_meta(x)
+
+
+def cum_with_indices_infer_meta(x, axis: int, dtype, out, indices) -> None:
+    """CumWithIndicesInferMeta (cummax / cummin): x's meta and indices of ``dtype`` (int32 /
+    int64)."""
+    if dtype not in (DataType.INT32, DataType.INT64):
+        raise _bad("cummax", f"dtype of indices must be int32 or int64, but received {dtype}.")
+    _check_cum_axis("cummax", axis, len(x.dims))
+    out.share_meta(x)
+    indices.set_dims(tuple(x.dims))
+    indices.set_dtype(dtype)
+    indices.set_layout(x.layout)
+
+
+def cum_infer_meta(x, axis: int, flatten: bool, exclusive: bool, reverse: bool, out) -> None:
+    """CumInferMeta (logcumsumexp): [numel] with ``flatten``, else x's dims."""
+    out.share_meta(x)
+    if flatten:
+        n = 1
+        for d in x.dims:
+            n = UNKNOWN if UNKNOWN in (n, d) else n * d
+        out.set_dims((n,))
+    else:
+        _check_cum_axis("logcumsumexp", axis, len(x.dims))
+
+
+def searchsorted_infer_meta(sorted_sequence, value, out_int32: bool, right: bool, out) -> None:
+    """SearchsortedInferMeta: values' dims; a multi-dim sequence shares values' leading dims."""
+    s, v = tuple(sorted_sequence.dims), tuple(value.dims)
+    if len(s) != 1 and (len(s) != len(v) or not all(_same(a, b) for a, b in zip(s[:-1], v[:-1],
+                                                                                strict=False))):
+        raise _bad("searchsorted", f"the dims of SortedSequence {fmt_dims(s)} and Values "
+                                   f"{fmt_dims(v)} must agree except the last one when "
+                                   "SortedSequence is not 1-D.")
+    out.set_dims(v)
+    out.set_dtype(DataType.INT32 if out_int32 else DataType.INT64)
+    out.set_layout(value.layout)
+
+
+def bincount_infer_meta(x, weights, minlength, out) -> None:
+    """BincountInferMeta: 1-D int x; [-1] of weights' dtype (int64 counts without weights)."""
+    if len(x.dims) != 1:
+        raise _bad("bincount", f"The 'shape' of Input(X) must be 1-D tensor, but received "
+                               f"{fmt_dims(x.dims)}.")
+    if weights is not None and tuple(weights.dims) != tuple(x.dims) and \
+            UNKNOWN not in tuple(weights.dims) + tuple(x.dims):
+        raise _bad("bincount", f"The 'shape' of Input(Weights) {fmt_dims(weights.dims)} must "
+                               f"be equal to the 'shape' of Input(X) {fmt_dims(x.dims)}.")
+    out.set_dims((UNKNOWN,))
+    out.set_dtype(weights.dtype if weights is not None else DataType.INT64)
+    out.set_layout(x.layout)
+
+
+def histogram_infer_meta(x, bins: int, min: int, max: int, out) -> None:
+    """HistogramInferMeta: [bins] int64; bins >= 1 and max >= min."""
+    if bins < 1:
+        raise _bad("histogram", f"The bins should be greater than or equal to 1, but "
+                                f"received {bins}.")
+    if max < min:
+        raise _bad("histogram", f"max must be larger or equal to min, but received max = {max},"
+                                f" min = {min}.")
+    out.set_dims((bins,))
+    out.set_dtype(DataType.INT64)
+    out.set_layout(x.layout)
+
+
+__all__ += ["all_value_compare_infer_meta", "bincount_infer_meta", "compare_all_infer_meta",
+            "cum_infer_meta", "cum_with_indices_infer_meta", "cumprod_infer_meta",
+            "histogram_infer_meta", "searchsorted_infer_meta", "value_compare_infer_meta"]

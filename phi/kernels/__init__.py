@@ -37,6 +37,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     rnn,
     scale,
     scan,
+    scan2,
     search,
     sequence,
     slicing,
