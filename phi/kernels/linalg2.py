@@ -113,6 +113,9 @@ def dist(ctx, x: Tensor, y: Tensor, p: float) -> Tensor:
 def multiplex(ctx, ins: list[Tensor], ids: Tensor) -> Tensor:
     """Row i of the output is row i of candidate ids[i]."""
     xp = ctx.xp
+    if ctx.data_type(ids) is not DataType.INT32:
+        raise InvalidArgument(f"multiplex: Input(Ids) must hold int32 (Paddle reads it as "
+                              f"int32), but it holds {ctx.data_type(ids)}.")
     idx = xp.reshape(ids, (-1,))
     n = len(ins)
     if idx.size and (int(idx.min()) < 0 or int(idx.max()) >= n):

@@ -136,7 +136,7 @@ def cummin(ctx, x: Tensor, axis: int, dtype: DataType) -> tuple[Tensor, Tensor]:
 def logcumsumexp(ctx, x: Tensor, axis: int, flatten: bool, exclusive: bool,
                  reverse: bool) -> Tensor:
     """log(cumsum(exp(x))) along ``axis`` (of the flattened x with ``flatten``); ``exclusive``
-    starts from the lowest finite value, not -inf, as Paddle's scan does."""
+    shifts by one; the scan starts from the lowest finite value, so -inf gives that value."""
     xp = ctx.xp
     if flatten:
         x, ax = xp.reshape(x, (-1,)), 0
@@ -146,16 +146,17 @@ def logcumsumexp(ctx, x: Tensor, axis: int, flatten: bool, exclusive: bool,
         ax = _axis("logcumsumexp", axis, x.ndim)
     if reverse:
         x = xp.flip(x, axis=ax)
+    # the scan starts from the lowest finite value: -inf never comes out, lowest does
+    low = x.dtype.type(xp.finfo(x.dtype).min)
     with quiet(xp):
-        out = xp.logaddexp.accumulate(x, axis=ax)
+        out = xp.logaddexp(xp.logaddexp.accumulate(x, axis=ax), low)
     if exclusive and x.shape[ax] > 0:
         head = [slice(None)] * x.ndim
         head[ax] = slice(0, -1)
         shape = list(x.shape)
         shape[ax] = 1
-        low = xp.full(tuple(shape), xp.finfo(x.dtype).min, dtype=x.dtype)
-        with quiet(xp):
-            out = xp.concatenate([low, xp.logaddexp(out[tuple(head)], low)], axis=ax)
+        out = xp.concatenate([xp.full(tuple(shape), low, dtype=x.dtype), out[tuple(head)]],
+                             axis=ax)
     if reverse:
         out = xp.flip(out, axis=ax)
     return as_array(xp, out)
