@@ -11,10 +11,11 @@ The process-wide registry reads exactly the families listed here.
 
 from __future__ import annotations
 
-from argmap.irregular import creation, elementwise, manip, manipulation, nn, reduction
+from argmap.irregular import binary2, creation, elementwise, manip, manipulation, nn, reduction
 from argmap.registry import MappingFamily
 
 FAMILIES: tuple[MappingFamily, ...] = (
+    binary2.FAMILY,
     creation.FAMILY,
     elementwise.FAMILY,
     manip.FAMILY,

@@ -413,3 +413,29 @@ for _op in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "asinh"
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
 for _op in ("i0", "i0e", "i1", "i1e", "polygamma"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("x"))
+# -- helper `binary2`: binary element-wise, linear algebra, scans -------------------------------
+# elementwise ops: IndicateOrPromoteVarDataTypes(X, Y) as the other elementwise ops
+for _op in ("elementwise_floordiv", "elementwise_mod", "elementwise_fmax", "elementwise_fmin",
+            "elementwise_heaviside", "grad_add"):
+    op_hooks(_op, get_expected_kernel_type=expected_promote("X", "Y"))
+# linear algebra: the kernel dtype is the data input's (multiplex: X, not the int Ids)
+for _op, _slot in (("dot", "X"), ("mv", "X"), ("bmm", "X"), ("addmm", "X"), ("kron", "X"),
+                   ("cross", "X"), ("lerp", "X"), ("trace", "Input"), ("dist", "X"),
+                   ("multiplex", "X")):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
+# comparisons, scans, counting: the data input's dtype; Rtol / Atol are read on the host
+for _op, _slot in (("allclose", "Input"), ("isclose", "Input"), ("cumprod", "X"),
+                   ("cummax", "x"), ("cummin", "x"), ("logcumsumexp", "X"),
+                   ("searchsorted", "SortedSequence"), ("histogram", "X")):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot),
+             **({"get_kernel_type_for_var": keep_where_they_are("Rtol", "Atol")}
+                if _op in ("allclose", "isclose") else {}))
+
+
+def _bincount_expected(op, ctx) -> OpKernelType:
+    """BincountOp: the dtype of Weights when given, else of X."""
+    slot = "Weights" if op.inputs.get("Weights") else "X"
+    return OpKernelType(indicate_var_data_type(op, ctx, slot), ctx.place)
+
+
+op_hooks("bincount", get_expected_kernel_type=_bincount_expected)

@@ -235,3 +235,8 @@ from phi.infermeta import unary2 as _unary2  # noqa: E402
 from phi.infermeta.unary2 import *  # noqa: E402,F403 - the unary2 family's InferMeta
 
 __all__ += list(_unary2.__all__)
+
+from phi.infermeta import binary2 as _binary2  # noqa: E402
+from phi.infermeta.binary2 import *  # noqa: E402,F403 - helper binary2's InferMeta
+
+__all__ += list(_binary2.__all__)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from phi.kernels import (  # noqa: F401 - imported to register their kernels
     activation,
     assign,
+    binary2,
     broadcast,
     cast,
     compare,
@@ -21,6 +22,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     fused,
     indexing,
     interpolate,
+    linalg2,
     logical,
     manip,
     manipulation,
@@ -35,6 +37,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     rnn,
     scale,
     scan,
+    scan2,
     search,
     sequence,
     slicing,

@@ -1,6 +1,7 @@
 """Fluid (old-style) kernels: registration and the kernels themselves."""
 
 from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
+    binary2,
     deprecated,
     fused,
     manip,
