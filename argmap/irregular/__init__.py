@@ -11,12 +11,13 @@ The process-wide registry reads exactly the families listed here.
 
 from __future__ import annotations
 
-from argmap.irregular import creation, elementwise, manipulation, nn, reduction
+from argmap.irregular import creation, elementwise, index, manipulation, nn, reduction
 from argmap.registry import MappingFamily
 
 FAMILIES: tuple[MappingFamily, ...] = (
     creation.FAMILY,
     elementwise.FAMILY,
+    index.FAMILY,
     manipulation.FAMILY,
     nn.FAMILY,
     reduction.FAMILY,

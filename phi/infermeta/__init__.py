@@ -187,3 +187,8 @@ __all__ += [  # phi/infermeta/nn.py
 from phi.infermeta.multiary import rnn_infer_meta  # noqa: E402
 
 __all__ += ["rnn_infer_meta"]
+
+from phi.infermeta import index as _index  # noqa: E402
+from phi.infermeta.index import *  # noqa: E402,F403 - the index family's InferMeta
+
+__all__ += _index.__all__
