@@ -294,7 +294,7 @@ def send_uvinfer_meta(x, y, src_index, dst_index, message_op: str, out) -> None:
     """SendUVInferMeta: [edges] + broadcast(x.dims[1:], y.dims[1:])."""
     _check_graph_indices(src_index, dst_index, "graph_send_uv")
     feat = _broadcast(tuple(x.dims)[1:], tuple(y.dims)[1:], "graph_send_uv")
-    _set(out, (tuple(src_index.dims)[0], *feat), x.dtype, x.layout)
+    _set(out, (next(iter(src_index.dims)), *feat), x.dtype, x.layout)
 
 
 def graph_sample_neighbors_infer_meta(row, col_ptr, x, eids, perm_buffer, sample_size: int,

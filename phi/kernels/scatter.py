@@ -392,7 +392,7 @@ def scatter_nd_add(ctx, x: Tensor, index: Tensor, updates: Tensor) -> Tensor:
     out = np.array(h_x, copy=True)
     depth = h_index.shape[-1] if h_index.ndim else 0
     n = int(np.prod(h_index.shape[:-1], dtype=np.int64)) if h_index.ndim else 1
-    if n == 0 or h_index.size == 0 and depth:
+    if n == 0 or (h_index.size == 0 and depth):
         return _back(ctx, out)
     coords = h_index.reshape(n, depth).astype(np.int64)
     for j in range(depth):
@@ -604,10 +604,7 @@ def unique_consecutive(ctx, x: Tensor, return_inverse: bool, return_counts: bool
     counts = np.diff(np.r_[starts, n]).astype(idx_dtype)
     inverse = (np.cumsum(np.r_[0, change.astype(np.int64)]) if n else
                np.zeros(0, np.int64)).astype(idx_dtype)
-    if axis:
-        out = np.take(h, starts, axis=ax)
-    else:
-        out = moved[starts]
+    out = np.take(h, starts, axis=ax) if axis else moved[starts]
     return _back(ctx, out), _back(ctx, inverse), _back(ctx, counts)
 
 

@@ -83,8 +83,8 @@ def case_attrs(case: dict) -> dict:
             continue
         value = a["value"]
         if a.get("type") in ("SCALAR", "SCALARS"):  # fixtures write each Scalar as {type, value}
-            unwrap = (lambda v: v["value"] if isinstance(v, dict) else v)
-            value = [unwrap(v) for v in value] if isinstance(value, list) else unwrap(value)
+            value = ([v["value"] if isinstance(v, dict) else v for v in value]
+                     if isinstance(value, list) else value["value"])
         attrs[name] = value
     return attrs
 
