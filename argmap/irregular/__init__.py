@@ -12,6 +12,7 @@ The process-wide registry reads exactly the families listed here.
 from __future__ import annotations
 
 from argmap.irregular import binary2, creation, elementwise, manip, manipulation, nn, reduction
+from argmap.irregular import creation, elementwise, index, manipulation, nn, reduction
 from argmap.registry import MappingFamily
 
 FAMILIES: tuple[MappingFamily, ...] = (
@@ -19,6 +20,7 @@ FAMILIES: tuple[MappingFamily, ...] = (
     creation.FAMILY,
     elementwise.FAMILY,
     manip.FAMILY,
+    index.FAMILY,
     manipulation.FAMILY,
     nn.FAMILY,
     reduction.FAMILY,

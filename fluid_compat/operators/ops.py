@@ -439,3 +439,21 @@ def _bincount_expected(op, ctx) -> OpKernelType:
 
 
 op_hooks("bincount", get_expected_kernel_type=_bincount_expected)
+# indexing / scatter / graph family (helper `index`): the data input's dtype
+# (IndicateVarDataType in each op's GetExpectedKernelType); tensor attributes stay on the host
+for _op, _slot in (("index_add", "X"), ("index_put", "x"), ("index_sample", "X"),
+                   ("masked_select", "X"), ("put_along_axis", "Input"),
+                   ("take_along_axis", "Input"), ("repeat_interleave", "X"), ("scatter", "X"),
+                   ("scatter_nd_add", "X"), ("shard_index", "X"), ("unique_consecutive", "X"),
+                   ("unique_with_counts", "X"), ("where_index", "Condition"),
+                   ("gather_tree", "Ids"), ("segment_pool", "X"), ("graph_send_uv", "x"),
+                   ("graph_khop_sampler", "Row"), ("graph_sample_neighbors", "Row"),
+                   ("weighted_sample_neighbors", "row"), ("hash", "X"),
+                   ("similarity_focus", "X"), ("index_select_strided", "x")):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
+op_hooks("set_value", get_expected_kernel_type=expected_from_var("Input"),
+         get_kernel_type_for_var=keep_where_they_are("StartsTensorList", "EndsTensorList",
+                                                     "StepsTensorList"))
+for _op in ("graph_send_recv", "graph_send_ue_recv"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
+             get_kernel_type_for_var=keep_where_they_are("Out_size"))

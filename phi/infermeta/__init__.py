@@ -240,3 +240,7 @@ from phi.infermeta import binary2 as _binary2  # noqa: E402
 from phi.infermeta.binary2 import *  # noqa: E402,F403 - helper binary2's InferMeta
 
 __all__ += list(_binary2.__all__)
+from phi.infermeta import index as _index  # noqa: E402
+from phi.infermeta.index import *  # noqa: E402,F403 - the index family's InferMeta
+
+__all__ += _index.__all__

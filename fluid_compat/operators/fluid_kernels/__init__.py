@@ -5,6 +5,7 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     deprecated,
     fused,
     manip,
+    index,
     manipulation,
     math,
     nn,

@@ -81,7 +81,11 @@ def case_attrs(case: dict) -> dict:
     for name, a in case["op_desc"]["attrs"].items():
         if a.get("value_omitted"):
             continue
-        attrs[name] = a["value"]
+        value = a["value"]
+        if a.get("type") in ("SCALAR", "SCALARS"):  # fixtures write each Scalar as {type, value}
+            value = ([v["value"] if isinstance(v, dict) else v for v in value]
+                     if isinstance(value, list) else value["value"])
+        attrs[name] = value
     return attrs
 
 
