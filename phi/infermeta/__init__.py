@@ -187,3 +187,8 @@ __all__ += [  # phi/infermeta/nn.py
 from phi.infermeta.multiary import rnn_infer_meta  # noqa: E402
 
 __all__ += ["rnn_infer_meta"]
+
+from phi.infermeta import reduce_ext as _reduce_ext  # noqa: E402
+from phi.infermeta.reduce_ext import *  # noqa: E402,F403 - helper `reduce`'s InferMeta
+
+__all__ += _reduce_ext.__all__

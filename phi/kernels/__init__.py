@@ -21,6 +21,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     indexing,
     interpolate,
     logical,
+    losses,
     manipulation,
     math_unary,
     matmul,
@@ -36,5 +37,6 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     sequence,
     slicing,
     softmax,
+    statistics,
     vision,
 )

@@ -2,6 +2,7 @@
 
 from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     deprecated,
+    losses,
     manipulation,
     math,
     nn,
