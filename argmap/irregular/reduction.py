@@ -53,6 +53,8 @@ _REDUCE_OR_RAW = {
     "reduce_prod": ("prod_infer", "prod"),
     "reduce_all": ("all", "all_raw"),
     "reduce_any": ("any", "any_raw"),
+    "reduce_amax": ("amax", "amax_raw"),
+    "reduce_amin": ("amin", "amin_raw"),
 }
 for _op, (_plain, _raw) in _REDUCE_OR_RAW.items():
     FAMILY.add(_op, _reduce_or_raw(_plain, _raw))

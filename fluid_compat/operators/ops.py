@@ -457,3 +457,21 @@ op_hooks("set_value", get_expected_kernel_type=expected_from_var("Input"),
 for _op in ("graph_send_recv", "graph_send_ue_recv"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"),
              get_kernel_type_for_var=keep_where_they_are("Out_size"))
+
+# -- helper `reduce`: reductions, norms, losses, metrics ----------------------------------------
+# the kernel dtype is the data input's (labels, indices and state tensors have their own dtypes)
+for _op, _slot in (
+    ("reduce_amax", "X"), ("reduce_amin", "X"), ("logsumexp", "X"), ("frobenius_norm", "X"),
+    ("norm", "X"), ("l1_norm", "X"), ("squared_l2_norm", "X"), ("mean", "X"),
+    ("nanmedian", "X"), ("mode", "X"), ("kthvalue", "X"), ("renorm", "X"),
+    ("spectral_norm", "Weight"), ("data_norm", "X"), ("bce_loss", "X"), ("bpr_loss", "X"),
+    ("cross_entropy", "X"), ("cross_entropy2", "X"), ("hinge_loss", "Logits"),
+    ("huber_loss", "X"), ("kldiv_loss", "X"), ("log_loss", "Predicted"),
+    ("modified_huber_loss", "X"), ("nll_loss", "X"), ("rank_loss", "Left"),
+    ("sigmoid_cross_entropy_with_logits", "X"), ("softmax_with_cross_entropy", "Logits"),
+    ("teacher_student_sigmoid_loss", "X"), ("margin_cross_entropy", "Logits"),
+    ("identity_loss", "X"), ("label_smooth", "X"), ("accuracy", "Out"), ("auc", "Predict"),
+    ("positive_negative_pair", "Score"), ("precision_recall", "MaxProbs"),
+    ("detection_map", "DetectRes"),
+):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))

@@ -244,3 +244,7 @@ from phi.infermeta import index as _index  # noqa: E402
 from phi.infermeta.index import *  # noqa: E402,F403 - the index family's InferMeta
 
 __all__ += _index.__all__
+from phi.infermeta import reduce_ext as _reduce_ext  # noqa: E402
+from phi.infermeta.reduce_ext import *  # noqa: E402,F403 - helper `reduce`'s InferMeta
+
+__all__ += _reduce_ext.__all__

@@ -26,6 +26,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     linalg2,
     logical,
     manip,
+    losses,
     manipulation,
     math_unary,
     matmul,
@@ -44,6 +45,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     sequence,
     slicing,
     softmax,
+    statistics,
     vision,
     viterbi,
 )

@@ -6,6 +6,7 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     fused,
     manip,
     index,
+    losses,
     manipulation,
     math,
     nn,
