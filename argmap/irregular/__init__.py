@@ -11,12 +11,21 @@ The process-wide registry reads exactly the families listed here.
 
 from __future__ import annotations
 
-from argmap.irregular import creation, elementwise, manip, manipulation, nn, reduction
+from argmap.irregular import (
+    creation,
+    elementwise,
+    linalg2,
+    manip,
+    manipulation,
+    nn,
+    reduction,
+)
 from argmap.registry import MappingFamily
 
 FAMILIES: tuple[MappingFamily, ...] = (
     creation.FAMILY,
     elementwise.FAMILY,
+    linalg2.FAMILY,
     manip.FAMILY,
     manipulation.FAMILY,
     nn.FAMILY,

@@ -401,3 +401,16 @@ op_hooks("fused_adam", get_expected_kernel_type=expected_from_var("Params"),
          } | {"MasterParamsOut": len(inputs.get("MasterParams") or ())})
 # multi_gru: a oneDNN kernel only (MultiGRUOp::GetExpectedKernelType)
 op_hooks("multi_gru", get_expected_kernel_type=expected_onednn("X"))
+
+
+# -- helper `linalg2`: linear algebra ops ------------------------------------------------------
+# the kernel dtype is the data input's (Paddle's data_type: x): lu_unpack's int32 Pivots and
+# matrix_rank's TolTensor do not take part
+for _op, _slot in (
+    ("inverse", "Input"), ("cholesky", "X"), ("solve", "X"), ("triangular_solve", "X"),
+    ("cholesky_solve", "X"), ("slogdeterminant", "Input"), ("matrix_power", "X"), ("qr", "X"),
+    ("svd", "X"), ("eigh", "X"), ("eigvalsh", "X"), ("eig", "X"), ("eigvals", "X"), ("lu", "X"),
+    ("lu_unpack", "X"), ("matrix_rank", "X"), ("lstsq", "X"), ("multi_dot", "X"),
+    ("einsum", "Operands"),
+):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))

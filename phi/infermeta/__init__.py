@@ -231,3 +231,7 @@ from phi.infermeta import manip as _manip  # noqa: E402
 from phi.infermeta.manip import *  # noqa: E402,F403 - the manip family's InferMeta
 
 __all__ += list(_manip.__all__)
+from phi.infermeta import linalg2 as _linalg2  # noqa: E402
+from phi.infermeta.linalg2 import *  # noqa: E402,F403 - the linalg2 family's InferMeta
+
+__all__ += list(_linalg2.__all__)

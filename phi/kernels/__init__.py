@@ -22,6 +22,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     indexing,
     interpolate,
     logical,
+    linalg2,
     manip,
     manipulation,
     math_unary,
