@@ -414,3 +414,5 @@ for _op, _slot in (
     ("einsum", "Operands"),
 ):
     op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
+for _op in ("fft_c2c", "fft_r2c", "fft_c2r", "frame", "overlap_add", "stft"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))

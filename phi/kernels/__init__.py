@@ -25,6 +25,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     linalg2,
     manip,
     manipulation,
+    spectral,
     math_unary,
     matmul,
     nn_activation,

@@ -115,3 +115,44 @@ def test_compile_time_dims():
         im.inverse_infer_meta(meta((2, 3)), o)
     with pytest.raises(InvalidArgument):
         im.qr_infer_meta(meta((2, 3)), "economic", q, r)
+
+
+def _complex_cases():
+    import tools.fixtures.cases.linalg2 as cases
+
+    from tests.fluid_compat.operators import test_corpus_cases as tc
+
+    names = set(tc.OK_CASES) if hasattr(tc, "OK_CASES") else set()
+    return [c["name"] for c in cases.CASES if c["name"] in names and not c.get("expected_error")]
+
+
+@pytest.mark.parametrize("name", _complex_cases())
+def test_complex_outputs_match_paddle_imaginary_parts_too(name):
+    """test_corpus_cases compares complex outputs through float64 (real parts): compare both."""
+    from tests.fluid_compat.operators import test_corpus_cases as tc
+
+    case, arrays = tc.load_case(name)
+    result, _ = tc.run_op_with_operator(case["op_type"], tc.case_inputs(case, arrays),
+                                        tc.case_attrs(case),
+                                        extra_outputs=case["op_desc"]["outputs"])
+    for slot, items in tc.case_outputs(case, arrays).items():
+        for got, (ref, tol) in zip(result[slot], items, strict=False):
+            if not np.iscomplexobj(ref) or (name == "eig_f32" and slot == "Eigenvectors"):
+                continue
+            np.testing.assert_allclose(got, ref, rtol=tol.get("rtol", 1e-5),
+                                       atol=tol.get("atol", 1e-6), err_msg=f"{name}.{slot}")
+
+
+def test_fft_and_signal_definitions():
+    from phi.kernels import spectral as sp
+
+    x = R.uniform(-1, 1, (3, 8))
+    np.testing.assert_allclose(sp.fft_r2c(CTX, x, [1], "backward", True, True),
+                               np.fft.rfft(x, axis=1))
+    # hfft: forward-sign c2r of a Hermitian half spectrum, unscaled with "backward"
+    h = np.fft.rfft(x[0]).astype(np.complex128)
+    np.testing.assert_allclose(sp.fft_c2r(CTX, h, [0], "backward", True, 8), np.fft.hfft(h, 8))
+    fr = sp.frame(CTX, np.arange(10), 4, 3, -1)
+    assert fr.shape == (4, 3) and fr[:, 2].tolist() == [6, 7, 8, 9]
+    np.testing.assert_array_equal(sp.overlap_add(CTX, np.ones((4, 3)), 2, -1),
+                                  [1, 1, 2, 2, 2, 2, 1, 1])
