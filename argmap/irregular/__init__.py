@@ -13,12 +13,22 @@ from __future__ import annotations
 
 from argmap.irregular import binary2, creation, elementwise, manip, manipulation, nn, reduction
 from argmap.irregular import creation, elementwise, index, manipulation, nn, reduction
+from argmap.irregular import (
+    creation,
+    elementwise,
+    linalg2,
+    manip,
+    manipulation,
+    nn,
+    reduction,
+)
 from argmap.registry import MappingFamily
 
 FAMILIES: tuple[MappingFamily, ...] = (
     binary2.FAMILY,
     creation.FAMILY,
     elementwise.FAMILY,
+    linalg2.FAMILY,
     manip.FAMILY,
     index.FAMILY,
     manipulation.FAMILY,

@@ -475,3 +475,17 @@ for _op, _slot in (
     ("detection_map", "DetectRes"),
 ):
     op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
+
+# -- helper `linalg2`: linear algebra ops ------------------------------------------------------
+# the kernel dtype is the data input's (Paddle's data_type: x): lu_unpack's int32 Pivots and
+# matrix_rank's TolTensor do not take part
+for _op, _slot in (
+    ("inverse", "Input"), ("cholesky", "X"), ("solve", "X"), ("triangular_solve", "X"),
+    ("cholesky_solve", "X"), ("slogdeterminant", "Input"), ("matrix_power", "X"), ("qr", "X"),
+    ("svd", "X"), ("eigh", "X"), ("eigvalsh", "X"), ("eig", "X"), ("eigvals", "X"), ("lu", "X"),
+    ("lu_unpack", "X"), ("matrix_rank", "X"), ("lstsq", "X"), ("multi_dot", "X"),
+    ("einsum", "Operands"),
+):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
+for _op in ("fft_c2c", "fft_r2c", "fft_c2r", "frame", "overlap_add", "stft"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))

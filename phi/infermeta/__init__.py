@@ -248,3 +248,11 @@ from phi.infermeta import reduce_ext as _reduce_ext  # noqa: E402
 from phi.infermeta.reduce_ext import *  # noqa: E402,F403 - helper `reduce`'s InferMeta
 
 __all__ += _reduce_ext.__all__
+from phi.infermeta import linalg2 as _linalg2  # noqa: E402
+from phi.infermeta.linalg2 import *  # noqa: E402,F403 - the linalg2 family's InferMeta
+
+__all__ += list(_linalg2.__all__)
+from phi.infermeta import spectral as _spectral  # noqa: E402
+from phi.infermeta.spectral import *  # noqa: E402,F403 - linalg2's fft / signal InferMeta
+
+__all__ += list(_spectral.__all__)
