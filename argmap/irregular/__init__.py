@@ -11,11 +11,11 @@ The process-wide registry reads exactly the families listed here.
 
 from __future__ import annotations
 
-from argmap.irregular import binary2, creation, elementwise, manip, manipulation, nn, reduction
-from argmap.irregular import creation, elementwise, index, manipulation, nn, reduction
 from argmap.irregular import (
+    binary2,
     creation,
     elementwise,
+    index,
     linalg2,
     manip,
     manipulation,
@@ -28,9 +28,9 @@ FAMILIES: tuple[MappingFamily, ...] = (
     binary2.FAMILY,
     creation.FAMILY,
     elementwise.FAMILY,
+    index.FAMILY,
     linalg2.FAMILY,
     manip.FAMILY,
-    index.FAMILY,
     manipulation.FAMILY,
     nn.FAMILY,
     reduction.FAMILY,
