@@ -23,6 +23,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     interpolate,
     logical,
     linalg2,
+    linalg2_vision,
     manip,
     manipulation,
     spectral,

@@ -3,6 +3,7 @@
 from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     deprecated,
     fused,
+    linalg2,
     manip,
     manipulation,
     math,
