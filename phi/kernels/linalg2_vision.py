@@ -39,12 +39,11 @@ def affine_channel_array(xp, x, scale, bias, data_layout: str):
 
 
 def _linspace(xp, n, align_corners, dtype):
-    """Paddle's affine grid axis: -1 .. 1 in n steps, scaled by (n - 1) / n unless
-    align_corners."""
-    if n == 1:
-        v = xp.asarray([-1.0], dtype)
-    else:
-        v = (dtype(-1) + dtype(2.0 / (n - 1)) * xp.arange(n, dtype=dtype)).astype(dtype)
+    """Paddle's affine grid axis: -1 + i * 2 / (n - 1), scaled by (n - 1) / n unless
+    align_corners; n = 1 divides by 0 there (0 * inf: the whole grid is NaN, as Paddle's)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = dtype(2) / dtype(n - 1)
+        v = (dtype(-1) + step * xp.arange(n, dtype=dtype)).astype(dtype)
     if not align_corners:
         v = (v * dtype((n - 1) / n)).astype(dtype)
     return v
