@@ -489,3 +489,8 @@ for _op, _slot in (
     op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
 for _op in ("fft_c2c", "fft_r2c", "fft_c2r", "frame", "overlap_add", "stft"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+for _op, _slot, _keep in (("affine_channel", "X", ()), ("affine_grid", "Theta", ("OutputShape",)),
+                         ("grid_sampler", "X", ()), ("add_position_encoding", "X", ()),
+                         ("bilinear_tensor_product", "X", ())):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot),
+             **({"get_kernel_type_for_var": keep_where_they_are(*_keep)} if _keep else {}))

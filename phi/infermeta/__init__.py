@@ -256,3 +256,7 @@ from phi.infermeta import spectral as _spectral  # noqa: E402
 from phi.infermeta.spectral import *  # noqa: E402,F403 - linalg2's fft / signal InferMeta
 
 __all__ += list(_spectral.__all__)
+from phi.infermeta import linalg2_vision as _linalg2_vision  # noqa: E402
+from phi.infermeta.linalg2_vision import *  # noqa: E402,F403 - linalg2's affine / sampling
+
+__all__ += list(_linalg2_vision.__all__)

@@ -16,7 +16,7 @@ from phi.infermeta._utils import UNKNOWN, fmt_dims
 __all__ = [
     "batch_broadcast", "cholesky_infer_meta", "cholesky_solve_infer_meta", "eig_infer_meta",
     "eigh_infer_meta", "eigvals_infer_meta", "eigvalsh_infer_meta", "einsum_infer_meta",
-    "inverse_infer_meta", "lstsq_infer_meta", "lu_infer_meta", "lu_unpack_infer_meta",
+    "inverse_dims", "inverse_infer_meta", "lstsq_infer_meta", "lu_infer_meta", "lu_unpack_infer_meta",
     "matrix_power_infer_meta", "matrix_rank_infer_meta", "matrix_rank_tol_infer_meta",
     "multi_dot_infer_meta", "multi_dot_out_dims", "qr_infer_meta", "qr_out_dims",
     "real_dtype", "complex_dtype", "slogdet_infer_meta", "solve_infer_meta",
@@ -80,9 +80,19 @@ def batch_broadcast(a, b, op: str) -> tuple[int, ...]:
     return tuple(out)
 
 
+def inverse_dims(dims) -> tuple[int, ...]:
+    """InverseInferMeta's checks: square matrices, every dim -1 or positive (no empty input)."""
+    dims = square_dims(dims, "inverse", "Input")
+    if any(d == 0 or d < UNKNOWN for d in dims):
+        raise InvalidArgument(f"inverse: Each dimension of input tensor is expected to be -1 or "
+                              f"a positive number, but received 0. Input's shape is "
+                              f"{fmt_dims(dims)}.")
+    return dims
+
+
 def inverse_infer_meta(x, out) -> None:
     """InverseInferMeta: square matrices, same dims."""
-    _set(out, square_dims(x.dims, "inverse", "Input"), x.dtype, x.layout)
+    _set(out, inverse_dims(x.dims), x.dtype, x.layout)
 
 
 def cholesky_infer_meta(x, upper: bool, out) -> None:

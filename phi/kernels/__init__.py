@@ -25,6 +25,7 @@ from phi.kernels import (  # noqa: F401 - imported to register their kernels
     indexing,
     interpolate,
     linalg2,
+    linalg2_vision,
     logical,
     losses,
     manip,

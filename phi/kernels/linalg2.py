@@ -19,6 +19,7 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.linalg2 import (
     batch_broadcast,
+    inverse_dims,
     multi_dot_out_dims,
     qr_out_dims,
     solve_out_dims,
@@ -72,9 +73,7 @@ def _tri_solve(ctx, a, b, upper: bool, unit: bool = False):
 @register_kernel("inverse", ("CPU", "GPU"), dtypes=REAL)
 def inverse(ctx, x: Tensor) -> Tensor:
     """The inverse of every matrix; a singular one raises as Paddle's ComputeInverseEigen."""
-    square_dims(x.shape, "inverse", "Input")
-    if x.size == 0:
-        return ctx.xp.zeros(x.shape, x.dtype)
+    inverse_dims(x.shape)
     try:
         return ctx.xp.linalg.inv(x).astype(x.dtype, copy=False)
     except np.linalg.LinAlgError:

@@ -5,6 +5,7 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     deprecated,
     fused,
     index,
+    linalg2,
     losses,
     manip,
     manipulation,
