@@ -60,6 +60,9 @@ def logsumexp(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) 
     Paddle's (x - max) does (inf - inf)."""
     xp = ctx.xp
     axes = reduce_axes(x.shape, axis, reduce_all)
+    if 0 in x.shape:
+        raise InvalidArgument("logsumexp: The dims of Input(X) should be greater than 0, but "
+                              f"received {list(x.shape)}.")
     with quiet(xp):
         top = xp.max(x, axis=axes, keepdims=True)
         out = xp.log(xp.sum(xp.exp(x - top), axis=axes, keepdims=True)) + top
