@@ -4,6 +4,8 @@ paddle/phi/kernels/cpu/*_kernel.cc of the same names; funcs/mode.h)."""
 
 from __future__ import annotations
 
+import math
+
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument
@@ -28,28 +30,37 @@ _INDICES_OUT = {1: {"dtype": DataType.INT64}}
 
 # -- amax / amin: the kernels of max / min (they differ only in their gradients) ---------------
 
+def _amax_amin(ctx, x, axis, keepdim: bool, reduce_all: bool, reducer, name: str):
+    rank = x.ndim
+    named = [a + rank if a < 0 else a for a in axis] if rank else []
+    if len(set(named)) != len(named) and not reduce_all:
+        # Paddle's Eigen reduction gets one dim too few and refuses it
+        raise InvalidArgument(f"reduce_{name}: the axes {list(axis)} name an axis twice.")
+    return _reduce(ctx, x, axis, keepdim, reduce_all, _nan_skipping(ctx.xp, reducer), name)
+
+
 @register_kernel("amax", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
 def amax(ctx, x: Tensor, axis: list[int], keepdim: bool) -> Tensor:
     """The maximum over ``axis`` (all axes when empty); NaN is skipped unless all are NaN."""
-    return _reduce(ctx, x, axis, keepdim, False, _nan_skipping(ctx.xp, ctx.xp.max), "amax")
+    return _amax_amin(ctx, x, axis, keepdim, False, ctx.xp.max, "amax")
 
 
 @register_kernel("amax_raw", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
 def amax_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
     """``amax`` over all axes when ``reduce_all``."""
-    return _reduce(ctx, x, axis, keepdim, reduce_all, _nan_skipping(ctx.xp, ctx.xp.max), "amax")
+    return _amax_amin(ctx, x, axis, keepdim, reduce_all, ctx.xp.max, "amax")
 
 
 @register_kernel("amin", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
 def amin(ctx, x: Tensor, axis: list[int], keepdim: bool) -> Tensor:
     """The minimum over ``axis`` (all axes when empty); NaN is skipped unless all are NaN."""
-    return _reduce(ctx, x, axis, keepdim, False, _nan_skipping(ctx.xp, ctx.xp.min), "amin")
+    return _amax_amin(ctx, x, axis, keepdim, False, ctx.xp.min, "amin")
 
 
 @register_kernel("amin_raw", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
 def amin_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
     """``amin`` over all axes when ``reduce_all``."""
-    return _reduce(ctx, x, axis, keepdim, reduce_all, _nan_skipping(ctx.xp, ctx.xp.min), "amin")
+    return _amax_amin(ctx, x, axis, keepdim, reduce_all, ctx.xp.min, "amin")
 
 
 # -- logsumexp / frobenius_norm / norm / squared_l2_norm / mean_all ------------------------------
@@ -112,6 +123,16 @@ def mean_all(ctx, x: Tensor) -> Tensor:
         # compared exactly); floats are vectorized in Paddle, any order is within tolerance
         flat = xp.reshape(x, (-1,))
         total = xp.cumsum(flat)[-1] if dtype in COMPLEX and n else xp.sum(flat)
+        if dtype in COMPLEX:
+            # std::complex<T>(total) / std::complex<T>(n): libgcc's __divsc3 / __divdc3 with
+            # a zero imaginary part scale n by 2**-ilogb(n), then (part * c) / (c * c)
+            t = x.real.dtype.type
+            e = math.frexp(float(n))[1] - 1
+            c = t(math.ldexp(float(n), -e))
+            out = xp.empty((), dtype=x.dtype)
+            out.real = xp.ldexp((xp.real(total) * c) / (c * c), -e)
+            out.imag = xp.ldexp((xp.imag(total) * c) / (c * c), -e)
+            return out
         return as_array(xp, total / ctx.asarray(n, dtype))
 
 

@@ -169,6 +169,9 @@ class HingeLossKernel(FluidKernel):
     def compute(self, ctx) -> None:
         xp = ctx.xp
         x, y = _same_shape(ctx, "Logits", "Labels")
+        if x.ndim != 2 or x.shape[1] != 1:
+            raise InvalidArgument("hinge_loss: Input(Logits) should be [N, 1], but received "
+                                  f"{list(x.shape)}.")
         t = x.dtype.type
         with quiet(xp):
             ctx.set_output("Loss", xp.maximum(t(0), t(1) - x * (t(2) * y - t(1))))
