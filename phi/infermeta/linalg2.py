@@ -16,7 +16,8 @@ from phi.infermeta._utils import UNKNOWN, fmt_dims
 __all__ = [
     "batch_broadcast", "cholesky_infer_meta", "cholesky_solve_infer_meta", "eig_infer_meta",
     "eigh_infer_meta", "eigvals_infer_meta", "eigvalsh_infer_meta", "einsum_infer_meta",
-    "inverse_dims", "inverse_infer_meta", "lstsq_infer_meta", "lu_infer_meta", "lu_unpack_infer_meta",
+    "inverse_dims", "inverse_infer_meta", "lstsq_infer_meta", "lu_infer_meta",
+    "lu_unpack_infer_meta",
     "matrix_power_infer_meta", "matrix_rank_infer_meta", "matrix_rank_tol_infer_meta",
     "multi_dot_infer_meta", "multi_dot_out_dims", "qr_infer_meta", "qr_out_dims",
     "real_dtype", "complex_dtype", "slogdet_infer_meta", "solve_infer_meta",
@@ -235,14 +236,14 @@ def lu_infer_meta(x, pivot: bool, out, pivots, infos) -> None:
     _set(infos, dims[:-2] or (1,), DataType.INT32, x.layout)
 
 
-def lu_unpack_infer_meta(x, pivots, unpack_ludata: bool, unpack_pivots: bool, pmat, l,
+def lu_unpack_infer_meta(x, pivots, unpack_ludata: bool, unpack_pivots: bool, pmat, l_out,
                          u) -> None:
     """LUUnpackInferMeta: Pmat [*, m, m], L [*, m, k], U [*, k, n]."""
     dims = _matrix(x.dims, "lu_unpack")
     m, n = dims[-2:]
     k = UNKNOWN if UNKNOWN in (m, n) else min(m, n)
     b = dims[:-2]
-    _set(l, (*b, m, k) if unpack_ludata else (0,), x.dtype, x.layout)
+    _set(l_out, (*b, m, k) if unpack_ludata else (0,), x.dtype, x.layout)
     _set(u, (*b, k, n) if unpack_ludata else (0,), x.dtype, x.layout)
     _set(pmat, (*b, m, m) if unpack_pivots else (0,), x.dtype, x.layout)
 

@@ -49,7 +49,7 @@ def addmm(ctx, input: Tensor, x: Tensor, y: Tensor, beta: float, alpha: float) -
         return as_array(xp, prod + dt(beta) * input)
 
 
-@register_kernel("kron", ("CPU", "GPU"), dtypes=_FIC + ["float16"])
+@register_kernel("kron", ("CPU", "GPU"), dtypes=[*_FIC, "float16"])
 def kron(ctx, x: Tensor, y: Tensor) -> Tensor:
     """Kronecker product, ranks aligned at the end."""
     xp = ctx.xp
@@ -76,7 +76,7 @@ def lerp(ctx, x: Tensor, y: Tensor, weight: Tensor) -> Tensor:
         return as_array(xp, x + weight * (y - x))
 
 
-@register_kernel("trace", ("CPU", "GPU"), dtypes=_FIC + ["float16"])
+@register_kernel("trace", ("CPU", "GPU"), dtypes=[*_FIC, "float16"])
 def trace(ctx, x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
     """Sum of the ``offset`` diagonal over axis1 / axis2 (0 where that diagonal is empty).
     Paddle's funcs::Diagonal orders the two axes (smaller first) and keeps ``offset`` as is."""

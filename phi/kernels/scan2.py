@@ -61,10 +61,7 @@ def equal_all(ctx, x: Tensor, y: Tensor) -> Tensor:
     if tuple(x.shape) != tuple(y.shape):
         return xp.asarray(False)
     with quiet(xp):
-        if ctx.data_type(x) in FLOATS:
-            eq = (x == y) | (xp.abs(x - y) < 1e-8)
-        else:
-            eq = x == y
+        eq = (x == y) | (xp.abs(x - y) < 1e-8) if ctx.data_type(x) in FLOATS else x == y
     return as_array(xp, xp.all(eq))
 
 

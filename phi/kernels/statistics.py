@@ -4,6 +4,8 @@ paddle/phi/kernels/cpu/*_kernel.cc of the same names; funcs/mode.h)."""
 
 from __future__ import annotations
 
+import math
+
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument
@@ -28,31 +30,40 @@ _INDICES_OUT = {1: {"dtype": DataType.INT64}}
 
 # -- amax / amin: the kernels of max / min (they differ only in their gradients) ---------------
 
+def _amax_amin(ctx, x, axis, keepdim: bool, reduce_all: bool, reducer, name: str):
+    rank = x.ndim
+    named = [a + rank if a < 0 else a for a in axis] if rank else []
+    if len(set(named)) != len(named) and not reduce_all:
+        # Paddle's Eigen reduction gets one dim too few and refuses it
+        raise InvalidArgument(f"reduce_{name}: the axes {list(axis)} name an axis twice.")
+    return _reduce(ctx, x, axis, keepdim, reduce_all, _nan_skipping(ctx.xp, reducer), name)
+
+
 @register_kernel("amax", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
 def amax(ctx, x: Tensor, axis: list[int], keepdim: bool) -> Tensor:
     """The maximum over ``axis`` (all axes when empty); NaN is skipped unless all are NaN."""
-    return _reduce(ctx, x, axis, keepdim, False, _nan_skipping(ctx.xp, ctx.xp.max), "amax")
+    return _amax_amin(ctx, x, axis, keepdim, False, ctx.xp.max, "amax")
 
 
 @register_kernel("amax_raw", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
 def amax_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
     """``amax`` over all axes when ``reduce_all``."""
-    return _reduce(ctx, x, axis, keepdim, reduce_all, _nan_skipping(ctx.xp, ctx.xp.max), "amax")
+    return _amax_amin(ctx, x, axis, keepdim, reduce_all, ctx.xp.max, "amax")
 
 
 @register_kernel("amin", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
 def amin(ctx, x: Tensor, axis: list[int], keepdim: bool) -> Tensor:
     """The minimum over ``axis`` (all axes when empty); NaN is skipped unless all are NaN."""
-    return _reduce(ctx, x, axis, keepdim, False, _nan_skipping(ctx.xp, ctx.xp.min), "amin")
+    return _amax_amin(ctx, x, axis, keepdim, False, ctx.xp.min, "amin")
 
 
 @register_kernel("amin_raw", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
 def amin_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
     """``amin`` over all axes when ``reduce_all``."""
-    return _reduce(ctx, x, axis, keepdim, reduce_all, _nan_skipping(ctx.xp, ctx.xp.min), "amin")
+    return _amax_amin(ctx, x, axis, keepdim, reduce_all, ctx.xp.min, "amin")
 
 
-# -- logsumexp / frobenius_norm / norm / squared_l2_norm / mean_all ------------------------------
+# -- logsumexp / frobenius_norm / norm / squared_l2_norm / mean_all --------------------------------
 
 @register_kernel("logsumexp", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
 def logsumexp(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
@@ -60,6 +71,9 @@ def logsumexp(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) 
     Paddle's (x - max) does (inf - inf)."""
     xp = ctx.xp
     axes = reduce_axes(x.shape, axis, reduce_all)
+    if 0 in x.shape:
+        raise InvalidArgument("logsumexp: The dims of Input(X) should be greater than 0, but "
+                              f"received {list(x.shape)}.")
     with quiet(xp):
         top = xp.max(x, axis=axes, keepdims=True)
         out = xp.log(xp.sum(xp.exp(x - top), axis=axes, keepdims=True)) + top
@@ -81,7 +95,8 @@ def norm(ctx, x: Tensor, axis: int, epsilon: float, is_test: bool) -> tuple[Tens
     xp = ctx.xp
     axis = axis + x.ndim if axis < 0 else axis
     with quiet(xp):
-        n = xp.sqrt(xp.sum(x * x, axis=axis, keepdims=True) + ctx.asarray(epsilon, ctx.data_type(x)))
+        eps = ctx.asarray(epsilon, ctx.data_type(x))
+        n = xp.sqrt(xp.sum(x * x, axis=axis, keepdims=True) + eps)
         return as_array(xp, x / n), as_array(xp, n)
 
 
@@ -109,6 +124,16 @@ def mean_all(ctx, x: Tensor) -> Tensor:
         # compared exactly); floats are vectorized in Paddle, any order is within tolerance
         flat = xp.reshape(x, (-1,))
         total = xp.cumsum(flat)[-1] if dtype in COMPLEX and n else xp.sum(flat)
+        if dtype in COMPLEX:
+            # std::complex<T>(total) / std::complex<T>(n): libgcc's __divsc3 / __divdc3 with
+            # a zero imaginary part scale n by 2**-ilogb(n), then (part * c) / (c * c)
+            t = x.real.dtype.type
+            e = math.frexp(float(n))[1] - 1
+            c = t(math.ldexp(float(n), -e))
+            out = xp.empty((), dtype=x.dtype)
+            out.real = xp.ldexp((xp.real(total) * c) / (c * c), -e)
+            out.imag = xp.ldexp((xp.imag(total) * c) / (c * c), -e)
+            return out
         return as_array(xp, total / ctx.asarray(n, dtype))
 
 
@@ -217,7 +242,7 @@ def kthvalue(ctx, x: Tensor, k: int, axis: int, keepdim: bool) -> tuple[Tensor, 
     return as_array(xp, out), ctx.astype(idx, DataType.INT64)
 
 
-# -- renorm / spectral_norm -------------------------------------------------------------------------
+# -- renorm / spectral_norm ------------------------------------------------------------------------
 
 @register_kernel("renorm", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
 def renorm(ctx, x: Tensor, p: float, axis: int, max_norm: float) -> Tensor:

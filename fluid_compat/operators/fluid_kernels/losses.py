@@ -58,8 +58,13 @@ class DataNormKernel(FluidKernel):
             raise InvalidArgument("data_norm: The Input dim size should be 2, but received "
                                   f"{list(x.shape)}.")
         n, c = x.shape
-        size, total, square = (ctx.input_array(s).reshape(-1)[:c] for s in
+        size, total, square = (ctx.input_array(s).reshape(-1) for s in
                                ("BatchSize", "BatchSum", "BatchSquareSum"))
+        if min(size.size, total.size, square.size) < c:
+            raise InvalidArgument(f"data_norm: BatchSize, BatchSum and BatchSquareSum must hold "
+                                  f"C = {c} values, but received {size.size}, {total.size} and "
+                                  f"{square.size}.")
+        size, total, square = size[:c], total[:c], square[:c]
         slot_dim = ctx.attr("slot_dim")
         shift = ctx.attr("enable_scale_and_shift")
         t = x.dtype.type
@@ -164,6 +169,9 @@ class HingeLossKernel(FluidKernel):
     def compute(self, ctx) -> None:
         xp = ctx.xp
         x, y = _same_shape(ctx, "Logits", "Labels")
+        if x.ndim != 2 or x.shape[1] != 1:
+            raise InvalidArgument("hinge_loss: Input(Logits) should be [N, 1], but received "
+                                  f"{list(x.shape)}.")
         t = x.dtype.type
         with quiet(xp):
             ctx.set_output("Loss", xp.maximum(t(0), t(1) - x * (t(2) * y - t(1))))
@@ -233,10 +241,19 @@ class PositiveNegativePairKernel(FluidKernel):
         label = np.asarray(ctx.input_array("Label")).reshape(-1)
         query = np.asarray(ctx.input_array("QueryID")).reshape(-1)
         t = score.dtype.type
-        n, width = score.shape[0], score.shape[1] if score.ndim > 1 else 1
+        if score.ndim != 2 or label.shape[0] != score.shape[0] or \
+                query.shape[0] != score.shape[0]:
+            raise InvalidArgument("positive_negative_pair: Input(Score) must be 2-D [N, width] "
+                                  "with one Label and one QueryID per row, but received Score "
+                                  f"{list(score.shape)}, Label {label.shape[0]} and QueryID "
+                                  f"{query.shape[0]} values.")
+        n, width = score.shape
         column = ctx.attr("column")
         column = column + width if column < 0 else column
-        s = score.reshape(n, -1)[:, column]
+        if not 0 <= column < width:
+            raise InvalidArgument(f"positive_negative_pair: attribute column must be in "
+                                  f"[-{width}, {width}), but received {ctx.attr('column')}.")
+        s = score[:, column]
         w = (np.asarray(ctx.input_array("Weight")).reshape(-1) if ctx.has_input("Weight")
              else np.ones((n,), score.dtype))
         acc = [t(0), t(0), t(0)]
