@@ -57,7 +57,7 @@ def _same_dims(op: str, a: str, b: str, da, db) -> None:
                               f"received {fmt_dims(da)} and {fmt_dims(db)}.")
 
 
-# -- reductions and norms ----------------------------------------------------------------------
+# -- reductions and norms -------------------------------------------------------------------------
 
 def norm_infer_meta(x, axis: int, epsilon: float, is_test: bool, out, norm) -> None:
     """NormInferMeta: Out as x; Norm as x with ``axis`` of size 1."""
@@ -167,7 +167,7 @@ def spectral_norm_infer_meta(weight, u, v, dim: int, power_iters: int, eps: floa
     out.share_meta(weight)
 
 
-# -- losses -------------------------------------------------------------------------------------------
+# -- losses ---------------------------------------------------------------------------------------
 
 def bce_loss_infer_meta(input, label, out) -> None:
     """BCELossInferMeta: X and Label of one shape; Out as X."""
@@ -275,7 +275,7 @@ def identity_loss_infer_meta(x, reduction: int, out) -> None:
     _set(out, x.dims if reduction == 2 else (), x.dtype, x.layout)
 
 
-# -- metrics ------------------------------------------------------------------------------------------
+# -- metrics --------------------------------------------------------------------------------------
 
 def accuracy_infer_meta(out, indices, label, accuracy, correct, total) -> None:
     """AccuracyInferMeta: Indices [N, k] and Label [N, 1]; Accuracy float32, Correct and Total

@@ -222,7 +222,7 @@ def label_smooth(ctx, label: Tensor, prior_dist: Tensor | None, epsilon: float) 
         return as_array(xp, (t(1) - e) * label + extra)
 
 
-# -- metrics ---------------------------------------------------------------------------------------
+# -- metrics --------------------------------------------------------------------------------------
 
 @register_kernel("accuracy", ("CPU", "GPU"), dtypes=FLOAT_DTYPES,
                  input_defs={"indices": _ANY, "label": _ANY},

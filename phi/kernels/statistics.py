@@ -28,7 +28,7 @@ MEAN_ALL_DTYPES = ["float32", "float64", "bfloat16", "complex64", "complex128"]
 _INDICES_OUT = {1: {"dtype": DataType.INT64}}
 
 
-# -- amax / amin: the kernels of max / min (they differ only in their gradients) ---------------
+# -- amax / amin: the kernels of max / min (they differ only in their gradients) ------------------
 
 def _amax_amin(ctx, x, axis, keepdim: bool, reduce_all: bool, reducer, name: str):
     rank = x.ndim
@@ -63,7 +63,7 @@ def amin_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -
     return _amax_amin(ctx, x, axis, keepdim, reduce_all, ctx.xp.min, "amin")
 
 
-# -- logsumexp / frobenius_norm / norm / squared_l2_norm / mean_all ------------------------------
+# -- logsumexp / frobenius_norm / norm / squared_l2_norm / mean_all -------------------------------
 
 @register_kernel("logsumexp", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
 def logsumexp(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
@@ -95,7 +95,8 @@ def norm(ctx, x: Tensor, axis: int, epsilon: float, is_test: bool) -> tuple[Tens
     xp = ctx.xp
     axis = axis + x.ndim if axis < 0 else axis
     with quiet(xp):
-        n = xp.sqrt(xp.sum(x * x, axis=axis, keepdims=True) + ctx.asarray(epsilon, ctx.data_type(x)))
+        eps = ctx.asarray(epsilon, ctx.data_type(x))  # static_cast<T>(epsilon)
+        n = xp.sqrt(xp.sum(x * x, axis=axis, keepdims=True) + eps)
         return as_array(xp, x / n), as_array(xp, n)
 
 
@@ -136,7 +137,7 @@ def mean_all(ctx, x: Tensor) -> Tensor:
         return as_array(xp, total / ctx.asarray(n, dtype))
 
 
-# -- nanmedian / mode / kthvalue -------------------------------------------------------------------
+# -- nanmedian / mode / kthvalue ------------------------------------------------------------------
 
 def _rows_last(xp, x, axes: tuple[int, ...]):
     """x with ``axes`` moved last and flattened into one: (rows, width)."""
@@ -241,7 +242,7 @@ def kthvalue(ctx, x: Tensor, k: int, axis: int, keepdim: bool) -> tuple[Tensor, 
     return as_array(xp, out), ctx.astype(idx, DataType.INT64)
 
 
-# -- renorm / spectral_norm -------------------------------------------------------------------------
+# -- renorm / spectral_norm -----------------------------------------------------------------------
 
 @register_kernel("renorm", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
 def renorm(ctx, x: Tensor, p: float, axis: int, max_norm: float) -> Tensor:

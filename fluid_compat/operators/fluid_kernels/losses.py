@@ -12,7 +12,7 @@ import numpy as np
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
 from phi.kernels.funcs import quiet
-from phi.kernels.losses import hard_label_loss, soft_label_loss, tolerable_log
+from phi.kernels.losses import hard_label_loss, soft_label_loss
 
 __all__: list[str] = []
 
