@@ -39,7 +39,7 @@ NOT_YET = frozenset({
     "complex", "conj", "conv3d", "conv3d_transpose", "cos", "cosh", "crop", "crop_tensor",
     "cross", "cudnn_lstm", "cummax", "cummin", "cumprod",
     "data", "depthwise_conv2d_transpose", "dequantize_abs_max", "dequantize_linear",
-    "dequantize_log", "detection_map", "diag_embed", "diag_v2", "diagonal", "digamma",
+    "dequantize_log", "diag_embed", "diag_v2", "diagonal", "digamma",
     "dirichlet", "dist", "dot", "eig", "eigh", "eigvals", "eigvalsh", "einsum",
     "elementwise_floordiv", "elementwise_fmax", "elementwise_fmin", "elementwise_heaviside",
     "elementwise_mod", "empty", "equal_all", "erfinv", "expand", "expm1", "eye",

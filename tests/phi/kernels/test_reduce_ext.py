@@ -4,13 +4,17 @@ InferMeta at compile time and on bad input."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from fluid_compat import run_op
 from phi.common import DataType
+from phi.common.place import CPUPlace
 from phi.core.errors import InvalidArgument, PhiError, Unavailable
-from phi.core.tensor import MetaTensor
+from phi.core.tensor import DenseTensor, MetaTensor
 from phi.infermeta import (
     accuracy_infer_meta,
     cross_entropy_with_softmax_infer_meta,
@@ -222,3 +226,39 @@ def test_cross_entropy_with_softmax_infer_meta_label_shape():
 def test_bad_shapes_raise_typed_errors(call):
     with pytest.raises(PhiError):
         call()
+
+
+# -- detection_map (LoD inputs: Paddle-made outputs from tools/fixtures/gen_detection_map_lod.py)
+
+_DETECTION_MAP = json.loads((Path(__file__).parent / "data_paddle" /
+                             "detection_map_lod_paddle.json").read_text())
+
+
+def _lod_tensor(rows, lens, dtype=DataType.FLOAT32):
+    arr = np.asarray(rows, dtype=np.float32 if dtype is DataType.FLOAT32 else np.int32)
+    return DenseTensor(arr, dtype, CPUPlace(), lod=(tuple(np.cumsum([0, *lens]).tolist()),))
+
+
+@pytest.mark.parametrize("name", sorted(_DETECTION_MAP))
+def test_detection_map_matches_paddle(name):
+    case = _DETECTION_MAP[name]
+    given = case["inputs"]
+    inputs = {"DetectRes": [_lod_tensor(given["det"], given["det_lens"])],
+              "Label": [_lod_tensor(given["lab"], given["lab_lens"])]}
+    if "state" in given:
+        count, tp, tp_lens, fp, fp_lens = given["state"]
+        inputs.update({"HasState": [np.array([1], np.int32)],
+                       "PosCount": [np.asarray(count, np.int32)],
+                       "TruePos": [_lod_tensor(tp, tp_lens)],
+                       "FalsePos": [_lod_tensor(fp, fp_lens)]})
+    got = _run("detection_map", inputs, given["attrs"])
+    for slot, (want, _lod) in case["outputs"].items():
+        ref = np.asarray(want, dtype=got[slot][0].dtype)
+        assert got[slot][0].shape == ref.shape, slot
+        np.testing.assert_allclose(got[slot][0], ref, rtol=1e-6, err_msg=f"{name}.{slot}")
+
+
+def test_detection_map_without_lod_is_refused():
+    with pytest.raises(InvalidArgument, match="lod_level"):
+        run_op("detection_map", {"DetectRes": [np.zeros((1, 6), f32)],
+                                 "Label": [np.zeros((1, 6), f32)]}, {"class_num": 2})
