@@ -28,6 +28,14 @@ def _same_shape(ctx, a: str, b: str):
     return x, y
 
 
+def _check_dtype(ctx, slot: str, dtype: str) -> None:
+    """The kernel reads ``slot`` as ``dtype`` (data<int64_t>() ...): another dtype is refused."""
+    t = ctx.input(slot)
+    if t is not None and str(t.dtype) != dtype:
+        raise InvalidArgument(f"{ctx.type}: Input({slot}) holds the wrong type, it holds "
+                              f"{t.dtype}, but desires to be {dtype}.")
+
+
 def _as_matrix(ctx, slot: str):
     """X reshaped to [rows, last dim] (ReshapeToMatrix(x, rank - 1))."""
     x = ctx.input_array(slot)
@@ -99,6 +107,7 @@ class BprLossKernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         xp = ctx.xp
+        _check_dtype(ctx, "Label", "int64")
         x = _as_matrix(ctx, "X")
         rows, c = x.shape
         lbl = ctx.input_array("Label").reshape(-1).astype(np.int64)
@@ -153,6 +162,7 @@ class CrossEntropy2Kernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         xp = ctx.xp
+        _check_dtype(ctx, "Label", "int64")
         y = _cross_entropy(ctx, False)
         prob = _as_matrix(ctx, "X")
         lbl = ctx.input_array("Label").reshape(-1, 1).astype(np.int64)
@@ -238,6 +248,7 @@ class PositiveNegativePairKernel(FluidKernel):
     sums."""
 
     def compute(self, ctx) -> None:
+        _check_dtype(ctx, "QueryID", "int64")
         score = np.asarray(ctx.input_array("Score"))
         label = np.asarray(ctx.input_array("Label")).reshape(-1)
         query = np.asarray(ctx.input_array("QueryID")).reshape(-1)
@@ -307,6 +318,8 @@ class PrecisionRecallKernel(FluidKernel):
     with StatesInfo added (AccumStatesInfo, AccumMetrics)."""
 
     def compute(self, ctx) -> None:
+        _check_dtype(ctx, "Indices", "int32")
+        _check_dtype(ctx, "Labels", "int32")
         probs = np.asarray(ctx.input_array("MaxProbs"))
         ids = np.asarray(ctx.input_array("Indices")).reshape(-1)
         labels = np.asarray(ctx.input_array("Labels")).reshape(-1)
