@@ -52,7 +52,8 @@ def _norm_axis(axis: int, rank: int, op: str, name: str = "axis") -> int:
 
 def _same_dims(op: str, a: str, b: str, da, db) -> None:
     """Both known dims must agree (-1 passes, as Paddle's compile-time checks skip it)."""
-    if len(da) != len(db) or any(x != y and UNKNOWN not in (x, y) for x, y in zip(da, db)):
+    if len(da) != len(db) or any(x != y and UNKNOWN not in (x, y)
+                                 for x, y in zip(da, db, strict=True)):
         raise InvalidArgument(f"{op}: Input({a}) and Input({b}) must have the same shape, but "
                               f"received {fmt_dims(da)} and {fmt_dims(db)}.")
 
@@ -167,7 +168,7 @@ def spectral_norm_infer_meta(weight, u, v, dim: int, power_iters: int, eps: floa
     out.share_meta(weight)
 
 
-# -- losses ---------------------------------------------------------------------------------------
+# -- losses ----------------------------------------------------------------------------------------
 
 def bce_loss_infer_meta(input, label, out) -> None:
     """BCELossInferMeta: X and Label of one shape; Out as X."""
@@ -276,7 +277,7 @@ def identity_loss_infer_meta(x, reduction: int, out) -> None:
     _set(out, x.dims if reduction == 2 else (), x.dtype, x.layout)
 
 
-# -- metrics --------------------------------------------------------------------------------------
+# -- metrics ---------------------------------------------------------------------------------------
 
 def accuracy_infer_meta(out, indices, label, accuracy, correct, total) -> None:
     """AccuracyInferMeta: Indices [N, k] and Label [N, 1]; Accuracy float32, Correct and Total

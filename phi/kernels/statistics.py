@@ -63,7 +63,7 @@ def amin_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -
     return _amax_amin(ctx, x, axis, keepdim, reduce_all, ctx.xp.min, "amin")
 
 
-# -- logsumexp / frobenius_norm / norm / squared_l2_norm / mean_all -------------------------------
+# -- logsumexp / frobenius_norm / norm / squared_l2_norm / mean_all --------------------------------
 
 @register_kernel("logsumexp", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
 def logsumexp(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
@@ -95,7 +95,7 @@ def norm(ctx, x: Tensor, axis: int, epsilon: float, is_test: bool) -> tuple[Tens
     xp = ctx.xp
     axis = axis + x.ndim if axis < 0 else axis
     with quiet(xp):
-        eps = ctx.asarray(epsilon, ctx.data_type(x))  # static_cast<T>(epsilon)
+        eps = ctx.asarray(epsilon, ctx.data_type(x))
         n = xp.sqrt(xp.sum(x * x, axis=axis, keepdims=True) + eps)
         return as_array(xp, x / n), as_array(xp, n)
 
@@ -242,7 +242,7 @@ def kthvalue(ctx, x: Tensor, k: int, axis: int, keepdim: bool) -> tuple[Tensor, 
     return as_array(xp, out), ctx.astype(idx, DataType.INT64)
 
 
-# -- renorm / spectral_norm -----------------------------------------------------------------------
+# -- renorm / spectral_norm ------------------------------------------------------------------------
 
 @register_kernel("renorm", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
 def renorm(ctx, x: Tensor, p: float, axis: int, max_norm: float) -> Tensor:
