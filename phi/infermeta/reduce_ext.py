@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.infermeta._utils import UNKNOWN, fmt_dims, int_array_data
+from phi.infermeta._utils import UNKNOWN, check_index_dtype, fmt_dims, int_array_data
 from phi.infermeta.unary import reduce_axes
 
 __all__ = [
@@ -58,7 +58,7 @@ def _same_dims(op: str, a: str, b: str, da, db) -> None:
                               f"received {fmt_dims(da)} and {fmt_dims(db)}.")
 
 
-# -- reductions and norms ----------------------------------------------------------------------
+# -- reductions and norms -------------------------------------------------------------------------
 
 def norm_infer_meta(x, axis: int, epsilon: float, is_test: bool, out, norm) -> None:
     """NormInferMeta: Out as x; Norm as x with ``axis`` of size 1."""
@@ -205,6 +205,7 @@ def nll_loss_raw_infer_meta(input, label, weight, ignore_index: int, reduction: 
                             total_weight) -> None:
     """NllLossRawInferMeta: X [N, C] with Label [N], or X [N, C, H, W] with Label [N, H, W];
     Out is Label's shape for "none", else 0-D; Total_weight 0-D."""
+    check_index_dtype("nll_loss", "Label", label, ("int64",))  # the kernel reads int64_t
     rank = len(input.dims)
     if rank not in (2, 4):
         raise InvalidArgument("nll_loss: the rank of Input(X) should be 2 or 4 (NCHW), but "
@@ -281,6 +282,8 @@ def identity_loss_infer_meta(x, reduction: int, out) -> None:
 def accuracy_infer_meta(out, indices, label, accuracy, correct, total) -> None:
     """AccuracyInferMeta: Indices [N, k] and Label [N, 1]; Accuracy float32, Correct and Total
     int32, all 0-D."""
+    check_index_dtype("accuracy", "Indices", indices, ("int64",))  # the kernel reads int64_t
+    check_index_dtype("accuracy", "Label", label, ("int64",))
     if len(indices.dims) != 2 or len(label.dims) != 2:
         raise InvalidArgument("accuracy: Input(Indices) and Input(Label) must be 2-D, but "
                               f"received {fmt_dims(indices.dims)} and {fmt_dims(label.dims)}.")
@@ -300,6 +303,7 @@ def auc_infer_meta(input, label, stat_pos, stat_neg, ins_tag_weight, curve: str,
                    num_thresholds: int, slide_steps: int, auc, stat_pos_out,
                    stat_neg_out) -> None:
     """AucInferMeta: AUC float64 0-D; the state outputs keep StatPos / StatNeg's shapes."""
+    check_index_dtype("auc", "Label", label, ("int64",))  # the kernel reads int64_t
     if num_thresholds < 1:
         raise InvalidArgument("auc: attribute num_thresholds must be >= 1, but received "
                               f"{num_thresholds}.")

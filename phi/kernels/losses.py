@@ -222,7 +222,7 @@ def label_smooth(ctx, label: Tensor, prior_dist: Tensor | None, epsilon: float) 
         return as_array(xp, (t(1) - e) * label + extra)
 
 
-# -- metrics ---------------------------------------------------------------------------------------
+# -- metrics --------------------------------------------------------------------------------------
 
 @register_kernel("accuracy", ("CPU", "GPU"), dtypes=FLOAT_DTYPES,
                  input_defs={"indices": _ANY, "label": _ANY},
@@ -254,7 +254,8 @@ def _auc_area(pos, neg) -> float:
     return area
 
 
-@register_kernel("auc", ("CPU", "GPU"), dtypes=F32,
+# a host algorithm over small state tensors (numpy): CPU only, GPU places fall back to it
+@register_kernel("auc", ("CPU",), dtypes=F32,
                  input_defs={"label": _ANY, "stat_pos": _ANY, "stat_neg": _ANY,
                              "ins_tag_weight": _ANY},
                  output_defs={0: {"dtype": DataType.FLOAT64}, 1: {"dtype": DataType.INT64},

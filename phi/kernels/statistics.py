@@ -28,7 +28,7 @@ MEAN_ALL_DTYPES = ["float32", "float64", "bfloat16", "complex64", "complex128"]
 _INDICES_OUT = {1: {"dtype": DataType.INT64}}
 
 
-# -- amax / amin: the kernels of max / min (they differ only in their gradients) ---------------
+# -- amax / amin: the kernels of max / min (they differ only in their gradients) ------------------
 
 def _amax_amin(ctx, x, axis, keepdim: bool, reduce_all: bool, reducer, name: str):
     rank = x.ndim
@@ -137,7 +137,7 @@ def mean_all(ctx, x: Tensor) -> Tensor:
         return as_array(xp, total / ctx.asarray(n, dtype))
 
 
-# -- nanmedian / mode / kthvalue -------------------------------------------------------------------
+# -- nanmedian / mode / kthvalue ------------------------------------------------------------------
 
 def _rows_last(xp, x, axes: tuple[int, ...]):
     """x with ``axes`` moved last and flattened into one: (rows, width)."""
