@@ -191,23 +191,28 @@ def dirichlet(ctx, alpha: Tensor) -> Tensor:
 
 @register_kernel("gumbel_softmax", ("CPU", "GPU"), dtypes=F)
 def gumbel_softmax(ctx, x: Tensor, temperature: float, hard: bool, axis: int) -> Tensor:
-    """softmax((x + g) / temperature) along axis with g = -log(-log(U(0, 1))); hard: the one-hot
-    of its argmax (first maximum)."""
+    """softmax((x + g) / temperature) along axis, g = -log(-log(u)) with u ~ U(1e-5, 1) in x's
+    dtype (Paddle's bounds); hard: the one-hot of the softmax's first maximum."""
+    if not temperature > 0:
+        raise InvalidArgument(f"gumbel_softmax: the temperature must be greater than 0, but "
+                              f"received temperature = {temperature}.")
     v = np.asarray(ctx.to_host(x))
-    if v.ndim == 0:
+    if v.size == 0:
+        return _device(ctx, np.empty(v.shape, v.dtype))
+    if v.ndim == 0:  # one class: softmax is 1
         return _device(ctx, np.ones((), v.dtype))
+    if hard and v.ndim > 6:
+        raise InvalidArgument("gumbel_softmax operator doesn't supports tensors whose ranks "
+                              f"are greater than 6 in CPU mode, but received rank {v.ndim}.")
     ax = axis + v.ndim if axis < 0 else axis
+    t = v.dtype.type
     with np.errstate(all="ignore"):
-        u = _rng().random(v.shape)
-        u = np.where(u > 0, u, np.finfo(np.float64).tiny)  # U(0, 1) excludes 0
-        g = (-np.log(-np.log(u))).astype(v.dtype)
-        y = (v + g) / v.dtype.type(temperature)
-        y = y - np.max(y, axis=ax, keepdims=True)
-        e = np.exp(y)
+        u = _rng().uniform(1e-5, 1.0, v.shape).astype(v.dtype)
+        y = (v + -np.log(-np.log(u))) / t(temperature)
+        e = np.exp(y - np.max(y, axis=ax, keepdims=True))
         out = e / np.sum(e, axis=ax, keepdims=True)
     if hard:
         idx = np.expand_dims(np.argmax(out, axis=ax), ax)
-        one_hot = np.zeros_like(out)
-        np.put_along_axis(one_hot, idx, v.dtype.type(1), axis=ax)
-        out = one_hot
+        out = np.zeros_like(out)
+        np.put_along_axis(out, idx, t(1), axis=ax)
     return _device(ctx, np.asarray(out, dtype=v.dtype))
