@@ -494,3 +494,11 @@ for _op, _slot, _keep in (("affine_channel", "X", ()), ("affine_grid", "Theta", 
                          ("bilinear_tensor_product", "X", ())):
     op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot),
              **({"get_kernel_type_for_var": keep_where_they_are(*_keep)} if _keep else {}))
+
+
+# -- helper `misc1` ----------------------------------------------------------------------------
+# pow2_decay_with_linear_warmup: LearningRate's dtype.  (Paddle's kernel also refuses outputs
+# that are not its inputs' variables; run_op's fresh output names cannot tell, so that is not
+# checked.)
+op_hooks("pow2_decay_with_linear_warmup",
+         get_expected_kernel_type=expected_from_var("LearningRate"))

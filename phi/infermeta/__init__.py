@@ -260,3 +260,7 @@ from phi.infermeta import linalg2_vision as _linalg2_vision  # noqa: E402
 from phi.infermeta.linalg2_vision import *  # noqa: E402,F403 - linalg2's affine / sampling
 
 __all__ += list(_linalg2_vision.__all__)
+from phi.infermeta import misc1 as _misc1  # noqa: E402
+from phi.infermeta.misc1 import *  # noqa: E402,F403 - helper misc1's InferMeta
+
+__all__ += list(_misc1.__all__)
