@@ -494,3 +494,12 @@ for _op, _slot, _keep in (("affine_channel", "X", ()), ("affine_grid", "Theta", 
                          ("bilinear_tensor_product", "X", ())):
     op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot),
              **({"get_kernel_type_for_var": keep_where_they_are(*_keep)} if _keep else {}))
+
+# -- helper `misc2` ------------------------------------------------------------------------------
+# npu_identity / shadow_output: data_type x; fsp: OperatorWithKernel's default (X's dtype)
+for _op, _slot in (("npu_identity", "x"), ("shadow_output", "x"), ("fsp", "X")):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
+# coalesce_tensor: the dtype attribute (its inputs may be uninitialized); programs write Output
+# back into the Input variables
+op_hooks("coalesce_tensor", get_expected_kernel_type=expected_from_attr("dtype"),
+         inplace={"Output": "Input"})

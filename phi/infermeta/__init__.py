@@ -260,3 +260,8 @@ from phi.infermeta import linalg2_vision as _linalg2_vision  # noqa: E402
 from phi.infermeta.linalg2_vision import *  # noqa: E402,F403 - linalg2's affine / sampling
 
 __all__ += list(_linalg2_vision.__all__)
+
+from phi.infermeta import misc2 as _misc2  # noqa: E402
+from phi.infermeta.misc2 import *  # noqa: E402,F403 - helper misc2's InferMeta
+
+__all__ += list(_misc2.__all__)
