@@ -503,3 +503,11 @@ for _op, _slot in (("npu_identity", "x"), ("shadow_output", "x"), ("fsp", "X")):
 # back into the Input variables
 op_hooks("coalesce_tensor", get_expected_kernel_type=expected_from_attr("dtype"),
          inplace={"Output": "Input"})
+def _one_out_per_x(attrs, inputs) -> dict[str, int]:
+    x = inputs.get("X")
+    return {"Out": len(x) if isinstance(x, (list, tuple)) else 1}
+
+
+# check_memory_continue: X's dtype; one Out per X
+op_hooks("check_memory_continue", get_expected_kernel_type=expected_from_var("X"),
+         output_counts=_one_out_per_x)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from phi.infermeta._utils import UNKNOWN
 
-__all__ = ["coalesce_tensor_infer_meta"]
+__all__ = ["check_memory_continue_infer_meta", "coalesce_tensor_infer_meta"]
 
 
 def coalesce_tensor_infer_meta(input: list, dtype, copy_data: bool, set_constant: bool,  # noqa: A002
@@ -33,3 +33,21 @@ def coalesce_tensor_infer_meta(input: list, dtype, copy_data: bool, set_constant
                                        user_defined_size_of_dtype)[1]
     fused_output.set_dims((total,))
     fused_output.set_dtype(dtype)
+
+
+def check_memory_continue_infer_meta(x: list, out: list, xout) -> None:
+    """Out[i] as X[i]; XOut 1-D of the chunks aligned to the CPU's 4096 bytes, in X's dtype."""
+    from phi.kernels.misc2 import coalesce_tensor_layout
+
+    for src, o in zip(x, out, strict=False):
+        if o is not None:
+            o.set_dims(tuple(src.dims))
+            o.set_dtype(src.dtype)
+    shapes = [tuple(m.dims) for m in x]
+    dtype = x[0].dtype
+    if any(d == UNKNOWN or d < 0 for s in shapes for d in s):
+        total = UNKNOWN
+    else:
+        total = coalesce_tensor_layout(shapes, dtype, True, -1, -1)[1]
+    xout.set_dims((total,))
+    xout.set_dtype(dtype)

@@ -11,7 +11,7 @@ from phi.core.kernel import Int64, Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import owned
 
-__all__ = ["coalesce_tensor", "coalesce_tensor_layout", "npu_identity", "shadow_output"]
+__all__ = ["check_memory_continue", "coalesce_tensor", "coalesce_tensor_layout", "npu_identity", "shadow_output"]
 
 # Paddle 2.6.2 CPU registrations (corpus cpu_ops.json)
 NPU_IDENTITY_DTYPES = ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8",
@@ -88,3 +88,20 @@ def coalesce_tensor(ctx, input: list[Tensor], dtype: DataType, copy_data: bool, 
     outs = [owned(xp, xp.reshape(fused[off:off + math.prod(shape)], shape))
             for shape, off in zip(shapes, offsets, strict=True)]
     return outs, fused
+
+
+@register_kernel("check_memory_continue", "CPU", dtypes=["float32", "float64", "int32"])
+def check_memory_continue(ctx, x: list[Tensor]) -> tuple[list[Tensor], Tensor]:
+    """Checks that the inputs lie one after another in one buffer (the chunks coalesce_tensor
+    makes).  Separate arrays never do here, so more than one input raises as Paddle does for
+    separately fed tensors; Out is X, XOut the aligned buffer (X's data, then zeros)."""
+    xp = ctx.xp
+    if len(x) > 1:
+        raise InvalidArgument("check_memory_continue: The infered address of the next tensor "
+                              "should be equal to the real address of the next tensor, but "
+                              "Input(X) are separate tensors.")
+    dtype = ctx.data_type(x[0])
+    _, total = coalesce_tensor_layout([tuple(a.shape) for a in x], dtype, True, -1, -1)
+    buf = ctx.full((total,), 0, dtype)
+    buf[:x[0].size] = xp.reshape(x[0], (-1,))
+    return [owned(xp, a) for a in x], buf

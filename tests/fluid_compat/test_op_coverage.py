@@ -29,7 +29,7 @@ FAMILIES = ("dense math / nn / manipulation", "fused / fusion (inference passes)
 RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 
 NOT_YET = frozenset({
-    "alloc_float_status", "bilateral_slice", "check_memory_continue", "check_numerics",
+    "alloc_float_status", "bilateral_slice", "check_numerics",
     "clear_float_status", "cudnn_lstm", "data", "dirichlet",
     "faster_tokenizer", "fusion_gru", "fusion_seqconv_eltadd_relu",
     "fusion_seqexpand_concat_fc", "gaussian_inplace", "generate_mask_labels", "get_float_status",
