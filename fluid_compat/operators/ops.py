@@ -511,3 +511,5 @@ def _one_out_per_x(attrs, inputs) -> dict[str, int]:
 # check_memory_continue: X's dtype; one Out per X
 op_hooks("check_memory_continue", get_expected_kernel_type=expected_from_var("X"),
          output_counts=_one_out_per_x)
+# data: the dtype attribute (proto-numbered)
+op_hooks("data", get_expected_kernel_type=expected_from_attr("dtype"))

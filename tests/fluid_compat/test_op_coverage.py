@@ -30,7 +30,7 @@ RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 
 NOT_YET = frozenset({
     "alloc_float_status", "bilateral_slice", "check_numerics",
-    "clear_float_status", "cudnn_lstm", "data", "dirichlet",
+    "clear_float_status", "cudnn_lstm", "dirichlet",
     "faster_tokenizer", "fusion_gru", "fusion_seqconv_eltadd_relu",
     "fusion_seqexpand_concat_fc", "gaussian_inplace", "generate_mask_labels", "get_float_status",
     "get_tensor_from_selected_rows", "gumbel_softmax", "merge_selected_rows",

@@ -1,9 +1,10 @@
 """Fluid kernels of helper `misc2`'s ops that Paddle 2.6.2 runs as STRUCTURE kernels (an empty
-KernelSignature): fsp (paddle/fluid/operators/fsp_op.{cc,h})."""
+KernelSignature): fsp (paddle/fluid/operators/fsp_op.{cc,h}); and `data`, which the legacy
+executor of Paddle 2.6.2 cannot run."""
 
 from __future__ import annotations
 
-from phi.core.errors import InvalidArgument
+from phi.core.errors import InvalidArgument, Unimplemented
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 
@@ -34,3 +35,18 @@ class FspKernel(FluidKernel):
         out = xp.matmul(x.reshape(n, c1, hw), xp.swapaxes(y.reshape(n, y.shape[1], hw), 1, 2))
         # Paddle's blas MatMul with alpha = 1 / (h * w) in T
         ctx.set_output("Out", xp.ascontiguousarray(out * x.dtype.type(1.0 / hw)))
+
+
+DATA_DTYPES = ("bfloat16", "bool", "complex128", "complex64", "float16", "float32", "float64",
+               "int16", "int32", "int64", "int8", "uint8")
+
+
+@register_fluid_kernel("data", "CPU", DATA_DTYPES)
+class DataKernel(FluidKernel):
+    """`data` is an op of Paddle's new IR (pd_op.data, fed by the executor): in a legacy program
+    Paddle 2.6.2 cannot run it (DataOp's GetExpectedKernelType crashes the process on the INT
+    `place` attribute of its OpProto).  Here it raises a typed error instead."""
+
+    def compute(self, ctx) -> None:
+        raise Unimplemented("data: the `data` op of Paddle's new IR cannot run in a legacy "
+                            "program (Paddle 2.6.2 crashes on it); feed the variable instead.")
