@@ -502,3 +502,21 @@ for _op, _slot, _keep in (("affine_channel", "X", ()), ("affine_grid", "Theta", 
 # checked.)
 op_hooks("pow2_decay_with_linear_warmup",
          get_expected_kernel_type=expected_from_var("LearningRate"))
+# -- helper `misc2` ------------------------------------------------------------------------------
+# npu_identity / shadow_output: data_type x; fsp: OperatorWithKernel's default (X's dtype)
+for _op, _slot in (("npu_identity", "x"), ("shadow_output", "x"), ("fsp", "X")):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
+# coalesce_tensor: the dtype attribute (its inputs may be uninitialized); programs write Output
+# back into the Input variables
+op_hooks("coalesce_tensor", get_expected_kernel_type=expected_from_attr("dtype"),
+         inplace={"Output": "Input"})
+def _one_out_per_x(attrs, inputs) -> dict[str, int]:
+    x = inputs.get("X")
+    return {"Out": len(x) if isinstance(x, (list, tuple)) else 1}
+
+
+# check_memory_continue: X's dtype; one Out per X
+op_hooks("check_memory_continue", get_expected_kernel_type=expected_from_var("X"),
+         output_counts=_one_out_per_x)
+# data: the dtype attribute (proto-numbered)
+op_hooks("data", get_expected_kernel_type=expected_from_attr("dtype"))

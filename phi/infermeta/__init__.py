@@ -264,3 +264,8 @@ from phi.infermeta import misc1 as _misc1  # noqa: E402
 from phi.infermeta.misc1 import *  # noqa: E402,F403 - helper misc1's InferMeta
 
 __all__ += list(_misc1.__all__)
+
+from phi.infermeta import misc2 as _misc2  # noqa: E402
+from phi.infermeta.misc2 import *  # noqa: E402,F403 - helper misc2's InferMeta
+
+__all__ += list(_misc2.__all__)

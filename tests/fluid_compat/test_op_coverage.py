@@ -29,10 +29,9 @@ FAMILIES = ("dense math / nn / manipulation", "fused / fusion (inference passes)
 RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 
 NOT_YET = frozenset({
-    "bilateral_slice", "check_memory_continue", "coalesce_tensor", "cudnn_lstm", "data",
-    "faster_tokenizer", "fsp", "fusion_gru", "fusion_seqconv_eltadd_relu",
-    "fusion_seqexpand_concat_fc", "generate_mask_labels", "get_tensor_from_selected_rows",
-    "merge_selected_rows", "npu_identity", "shadow_output", "warprnnt",
+    "bilateral_slice", "cudnn_lstm", "faster_tokenizer", "fusion_gru",
+    "fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc", "generate_mask_labels",
+    "get_tensor_from_selected_rows", "merge_selected_rows", "warprnnt",
 })
 
 

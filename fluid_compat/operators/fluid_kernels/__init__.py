@@ -10,6 +10,7 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     manip,
     manipulation,
     math,
+    misc2,
     nn,
     quant,
     rnn_fused,
