@@ -11,7 +11,8 @@ from phi.core.kernel import Int64, Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import owned
 
-__all__ = ["check_memory_continue", "coalesce_tensor", "coalesce_tensor_layout", "npu_identity", "shadow_output"]
+__all__ = ["check_memory_continue", "coalesce_tensor", "coalesce_tensor_layout", "npu_identity",
+           "shadow_output"]
 
 # Paddle 2.6.2 CPU registrations (corpus cpu_ops.json)
 NPU_IDENTITY_DTYPES = ["bool", "float16", "float32", "float64", "int16", "int32", "int64", "int8",
