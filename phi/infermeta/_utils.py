@@ -13,6 +13,8 @@ __all__ = [
     "RUNTIME",
     "MetaConfig",
     "check_index_dtype",
+    "prod",
+    "set_meta",
     "fmt_dims",
     "int_array_data",
     "is_compile_time_tensor_attr",
@@ -86,3 +88,21 @@ def check_index_dtype(op: str, slot: str, meta, allowed=("int32", "int64")) -> N
     if str(dtype) not in allowed:
         raise InvalidArgument(f"{op}: Input({slot}) holds the wrong type, it holds {dtype}, but "
                               f"desires to be {' or '.join(allowed)}.")
+
+
+def set_meta(out, dims, dtype, layout=None) -> None:
+    """Fill an output MetaTensor (nothing for an absent optional output, ``None``)."""
+    if out is None:
+        return
+    out.set_dims(tuple(dims))
+    out.set_dtype(dtype)
+    if layout is not None:
+        out.set_layout(layout)
+
+
+def prod(dims) -> int:
+    """Product of known dims (1 for none)."""
+    n = 1
+    for d in dims:
+        n *= d
+    return n

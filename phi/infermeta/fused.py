@@ -8,18 +8,11 @@ from __future__ import annotations
 
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.infermeta._utils import fmt_dims
+from phi.infermeta._utils import fmt_dims, prod, set_meta
 
 __all__ = ["dequantize_linear_infer_meta"]
 
 
-def _set(meta, dims, dtype, layout=None) -> None:
-    if meta is None:
-        return
-    meta.set_dims(tuple(dims))
-    meta.set_dtype(dtype)
-    if layout is not None:
-        meta.set_layout(layout)
 
 
 def dequantize_linear_infer_meta(x, scale, zero_point, in_accum, in_state, quant_axis: int,
@@ -33,10 +26,10 @@ def dequantize_linear_infer_meta(x, scale, zero_point, in_accum, in_state, quant
                               f"X of dims {fmt_dims(x.dims)}.")
     dtype = scale.dtype if scale is not None and scale.dtype in (
         DataType.FLOAT32, DataType.FLOAT64, DataType.FLOAT16) else x.dtype
-    _set(y, x.dims, x.dtype if only_observer else dtype, x.layout)
-    _set(out_state, (1,), dtype)
-    _set(out_accum, (1,), dtype)
-    _set(out_scale, (1,) if quant_axis < 0 else (x.dims[quant_axis],), dtype)
+    set_meta(y, x.dims, x.dtype if only_observer else dtype, x.layout)
+    set_meta(out_state, (1,), dtype)
+    set_meta(out_accum, (1,), dtype)
+    set_meta(out_scale, (1,) if quant_axis < 0 else (x.dims[quant_axis],), dtype)
 
 
 def weight_quantize_infer_meta(x, algo: str, arch: int, out, scale) -> None:
@@ -56,8 +49,8 @@ def weight_quantize_infer_meta(x, algo: str, arch: int, out, scale) -> None:
         raise InvalidArgument(f"weight_quantize: the second dimension of input must be "
                               f"divisible by 16, but got[{n}]")
     rows = (n // 2 if n != -1 else -1) if algo == "weight_only_int4" else n
-    _set(out, (rows, k), DataType.INT8, x.layout)
-    _set(scale, (n,), x.dtype, x.layout)
+    set_meta(out, (rows, k), DataType.INT8, x.layout)
+    set_meta(scale, (n,), x.dtype, x.layout)
 
 
 __all__ += ["weight_quantize_infer_meta"]
@@ -79,7 +72,7 @@ def fc_infer_meta(input, w, bias, in_num_col_dims: int, activation_type: str, us
     pad = 4 if padding_weights else 0
     k, n = w.dims[0] - pad if w.dims[0] != -1 else -1, w.dims[1] - pad if w.dims[1] != -1 else -1
     tail = input.dims[in_num_col_dims:]
-    in_k = -1 if any(d == -1 for d in tail) else _prod(tail)
+    in_k = -1 if any(d == -1 for d in tail) else prod(tail)
     if -1 not in (k, in_k) and k != in_k:
         raise InvalidArgument(f"fc: Input's flattened width {in_k} (dims {fmt_dims(input.dims)}, "
                               f"in_num_col_dims {in_num_col_dims}) must equal Weight's rows {k}.")
@@ -92,14 +85,9 @@ def fc_infer_meta(input, w, bias, in_num_col_dims: int, activation_type: str, us
     if activation_type not in ("", "relu"):
         raise InvalidArgument(f"fc: activation_type {activation_type!r} is not supported on CPU "
                               "(expected '' or 'relu').")
-    _set(out, (*input.dims[:in_num_col_dims], n), input.dtype, input.layout)
+    set_meta(out, (*input.dims[:in_num_col_dims], n), input.dtype, input.layout)
 
 
-def _prod(dims) -> int:
-    p = 1
-    for d in dims:
-        p *= d
-    return p
 
 
 def fused_softmax_mask_infer_meta(x, mask, out) -> None:
@@ -110,7 +98,7 @@ def fused_softmax_mask_infer_meta(x, mask, out) -> None:
     if mask.dims[1] not in (1, -1):
         raise InvalidArgument(f"fused_softmax_mask: Mask's second dim must be 1, got "
                               f"{fmt_dims(mask.dims)}.")
-    _set(out, x.dims, x.dtype, x.layout)
+    set_meta(out, x.dims, x.dtype, x.layout)
 
 
 def self_dp_attention_infer_meta(x, alpha: float, head_number: int, out) -> None:
@@ -119,7 +107,7 @@ def self_dp_attention_infer_meta(x, alpha: float, head_number: int, out) -> None
         raise InvalidArgument(f"self_dp_attention: X must be [batch, seq, 3, heads, head_size], "
                               f"got {fmt_dims(x.dims)}.")
     b, s, _, h, d = x.dims
-    _set(out, (b, s, -1 if -1 in (h, d) else h * d), x.dtype, x.layout)
+    set_meta(out, (b, s, -1 if -1 in (h, d) else h * d), x.dtype, x.layout)
 
 
 def fusion_repeated_fc_relu_infer_meta(x, w: list, bias: list, relu_out: list, out) -> None:
@@ -136,8 +124,8 @@ def fusion_repeated_fc_relu_infer_meta(x, w: list, bias: list, relu_out: list, o
                                   f"do not follow a width of {width}.")
         width = wi.dims[1]
         if i < len(w) - 1 and i < len(relu_out):
-            _set(relu_out[i], (rows, width), x.dtype, x.layout)
-    _set(out, (rows, width), x.dtype, x.layout)
+            set_meta(relu_out[i], (rows, width), x.dtype, x.layout)
+    set_meta(out, (rows, width), x.dtype, x.layout)
 
 
 def fusion_squared_mat_sub_infer_meta(x, y, scalar: float, squared_x, squared_y, squared_xy,
@@ -149,10 +137,10 @@ def fusion_squared_mat_sub_infer_meta(x, y, scalar: float, squared_x, squared_y,
     if -1 not in (x.dims[1], y.dims[0]) and x.dims[1] != y.dims[0]:
         raise InvalidArgument(f"fusion_squared_mat_sub: X's columns {x.dims[1]} must equal Y's "
                               f"rows {y.dims[0]}.")
-    _set(squared_x, x.dims, x.dtype, x.layout)
-    _set(squared_y, y.dims, x.dtype, x.layout)
-    _set(squared_xy, (x.dims[0], y.dims[1]), x.dtype, x.layout)
-    _set(out, (x.dims[0], y.dims[1]), x.dtype, x.layout)
+    set_meta(squared_x, x.dims, x.dtype, x.layout)
+    set_meta(squared_y, y.dims, x.dtype, x.layout)
+    set_meta(squared_xy, (x.dims[0], y.dims[1]), x.dtype, x.layout)
+    set_meta(out, (x.dims[0], y.dims[1]), x.dtype, x.layout)
 
 
 __all__ += ["fc_infer_meta", "fused_softmax_mask_infer_meta", "fusion_repeated_fc_relu_infer_meta",
@@ -175,8 +163,8 @@ def viterbi_decode_infer_meta(input, transition, length, include_bos_eos_tag: bo
                               f"not match the {n} tags of Input.")
     if length.dtype is not DataType.INT64:
         raise InvalidArgument(f"viterbi_decode: Length must be int64, got {length.dtype}.")
-    _set(scores, (input.dims[0],), input.dtype, input.layout)
-    _set(path, (input.dims[0], -1), DataType.INT64, input.layout)
+    set_meta(scores, (input.dims[0],), input.dtype, input.layout)
+    set_meta(path, (input.dims[0], -1), DataType.INT64, input.layout)
 
 
 __all__ += ["viterbi_decode_infer_meta"]
@@ -194,7 +182,7 @@ def fused_adam_infer_meta(params: list, grads: list, learning_rate, moments1: li
                       (beta1_pows_out, beta1_pows), (beta2_pows_out, beta2_pows),
                       (master_params_out, master_params or [])):
         for o, i in zip(outs, ins, strict=False):
-            _set(o, i.dims, i.dtype, i.layout)
+            set_meta(o, i.dims, i.dtype, i.layout)
 
 
 __all__ += ["fused_adam_infer_meta"]

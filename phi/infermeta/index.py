@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.infermeta._utils import UNKNOWN, check_index_dtype, fmt_dims
+from phi.infermeta._utils import UNKNOWN, check_index_dtype, fmt_dims, set_meta
 
 __all__ = [
     "gather_tree_meta",
@@ -40,12 +40,6 @@ __all__ = [
 ]
 
 
-def _set(meta, dims, dtype, layout) -> None:
-    if meta is None:
-        return
-    meta.set_dims(tuple(dims))
-    meta.set_dtype(dtype)
-    meta.set_layout(layout)
 
 
 def _axis(axis: int, rank: int, op: str) -> int:
@@ -104,7 +98,7 @@ def index_sample_infer_meta(x, index, out) -> None:
     if UNKNOWN not in (xd[0], idd[0]) and xd[0] != idd[0]:
         raise InvalidArgument(f"index_sample: Inputs(X)'s value of dimension 0 must match "
                               f"Inputs(Index)'s, but received {xd[0]} and {idd[0]}.")
-    _set(out, idd, x.dtype, x.layout)
+    set_meta(out, idd, x.dtype, x.layout)
 
 
 def masked_select_infer_meta(x, mask, out) -> None:
@@ -112,7 +106,7 @@ def masked_select_infer_meta(x, mask, out) -> None:
     if mask.dtype not in (None, DataType.UNDEFINED, DataType.BOOL):
         raise InvalidArgument(f"masked_select: Input(Mask) must be a bool tensor, but received "
                               f"{mask.dtype}.")
-    _set(out, (UNKNOWN,), x.dtype, x.layout)
+    set_meta(out, (UNKNOWN,), x.dtype, x.layout)
 
 
 def take_along_axis_infer_meta(x, index, axis: int, out) -> None:
@@ -122,7 +116,7 @@ def take_along_axis_infer_meta(x, index, axis: int, out) -> None:
         raise InvalidArgument(f"take_along_axis: the rank of Index ({len(index.dims)}) must "
                               f"equal the rank of Input ({len(x.dims)}).")
     _axis(axis, len(x.dims), "take_along_axis")
-    _set(out, index.dims, x.dtype, x.layout)
+    set_meta(out, index.dims, x.dtype, x.layout)
 
 
 def put_along_axis_infer_meta(x, index, value, axis: int, reduce: str, include_self: bool,
@@ -142,7 +136,7 @@ def repeat_interleave_infer_meta(x, repeats: int, dim: int, out) -> None:
     ax = _axis(dim, len(dims), "repeat_interleave")
     if dims and dims[ax] != UNKNOWN:
         dims[ax] *= repeats
-    _set(out, dims, x.dtype, x.layout)
+    set_meta(out, dims, x.dtype, x.layout)
 
 
 def repeat_interleave_with_tensor_index_infer_meta(x, repeats, dim: int, out) -> None:
@@ -155,7 +149,7 @@ def repeat_interleave_with_tensor_index_infer_meta(x, repeats, dim: int, out) ->
                               f"received {fmt_dims(repeats.dims)}.")
     if dims:
         dims[ax] = UNKNOWN
-    _set(out, dims, x.dtype, x.layout)
+    set_meta(out, dims, x.dtype, x.layout)
 
 
 def scatter_infer_meta(x, index, updates, overwrite: bool, out) -> None:
@@ -219,7 +213,7 @@ def non_zero_infer_meta(condition, out) -> None:
     rank = len(condition.dims)
     if rank < 1:
         raise InvalidArgument("Input(Condition) should have number of dimension at least 1")
-    _set(out, (UNKNOWN, rank), DataType.INT64, condition.layout)
+    set_meta(out, (UNKNOWN, rank), DataType.INT64, condition.layout)
 
 
 def gather_tree_meta(ids, parents, out) -> None:
@@ -246,9 +240,9 @@ def unique_consecutive_infer_meta(x, return_inverse: bool, return_counts: bool, 
         for d in dims:
             n = UNKNOWN if UNKNOWN in (n, d) else n * d
         inverse = (n,)
-    _set(out, out_dims, x.dtype, x.layout)
-    _set(index, inverse, dtype, x.layout)
-    _set(counts, (UNKNOWN,), dtype, x.layout)
+    set_meta(out, out_dims, x.dtype, x.layout)
+    set_meta(index, inverse, dtype, x.layout)
+    set_meta(counts, (UNKNOWN,), dtype, x.layout)
 
 
 def segment_pool_infer_meta(x, segment_ids, pooltype: str, out, summed_ids) -> None:
@@ -257,8 +251,8 @@ def segment_pool_infer_meta(x, segment_ids, pooltype: str, out, summed_ids) -> N
     dims = tuple(x.dims)
     if not dims:
         raise InvalidArgument("segment_pool: Input(X) must be at least 1-D.")
-    _set(out, (UNKNOWN, *dims[1:]), x.dtype, x.layout)
-    _set(summed_ids, (UNKNOWN, 1), x.dtype, x.layout)
+    set_meta(out, (UNKNOWN, *dims[1:]), x.dtype, x.layout)
+    set_meta(summed_ids, (UNKNOWN, 1), x.dtype, x.layout)
 
 
 def _check_graph_indices(src, dst, op: str) -> None:
@@ -277,8 +271,8 @@ def send_urecv_infer_meta(x, src_index, dst_index, reduce_op: str, out_size, out
     int32 destination counts [-1]."""
     _check_graph_indices(src_index, dst_index, "graph_send_recv")
     dims = tuple(x.dims)
-    _set(out, (UNKNOWN, *dims[1:]), x.dtype, x.layout)
-    _set(dst_count, (UNKNOWN,), DataType.INT32, x.layout)
+    set_meta(out, (UNKNOWN, *dims[1:]), x.dtype, x.layout)
+    set_meta(dst_count, (UNKNOWN,), DataType.INT32, x.layout)
 
 
 def send_uerecv_infer_meta(x, y, src_index, dst_index, message_op: str, reduce_op: str,
@@ -286,15 +280,15 @@ def send_uerecv_infer_meta(x, y, src_index, dst_index, message_op: str, reduce_o
     """SendUERecvInferMeta: [-1] + broadcast(x.dims[1:], y.dims[1:]), int32 counts [-1]."""
     _check_graph_indices(src_index, dst_index, "graph_send_ue_recv")
     feat = _broadcast(tuple(x.dims)[1:], tuple(y.dims)[1:], "graph_send_ue_recv")
-    _set(out, (UNKNOWN, *feat), x.dtype, x.layout)
-    _set(dst_count, (UNKNOWN,), DataType.INT32, x.layout)
+    set_meta(out, (UNKNOWN, *feat), x.dtype, x.layout)
+    set_meta(dst_count, (UNKNOWN,), DataType.INT32, x.layout)
 
 
 def send_uvinfer_meta(x, y, src_index, dst_index, message_op: str, out) -> None:
     """SendUVInferMeta: [edges] + broadcast(x.dims[1:], y.dims[1:])."""
     _check_graph_indices(src_index, dst_index, "graph_send_uv")
     feat = _broadcast(tuple(x.dims)[1:], tuple(y.dims)[1:], "graph_send_uv")
-    _set(out, (next(iter(src_index.dims)), *feat), x.dtype, x.layout)
+    set_meta(out, (next(iter(src_index.dims)), *feat), x.dtype, x.layout)
 
 
 def graph_sample_neighbors_infer_meta(row, col_ptr, x, eids, perm_buffer, sample_size: int,
@@ -304,9 +298,9 @@ def graph_sample_neighbors_infer_meta(row, col_ptr, x, eids, perm_buffer, sample
     counts [-1]."""
     for name, m in (("Row", row), ("Col_Ptr", col_ptr), ("X", x)):
         check_index_dtype("graph_sample_neighbors", name, m)
-    _set(out, (UNKNOWN,), row.dtype, row.layout)
-    _set(out_count, (UNKNOWN,), DataType.INT32, row.layout)
-    _set(out_eids, (UNKNOWN,), row.dtype, row.layout)
+    set_meta(out, (UNKNOWN,), row.dtype, row.layout)
+    set_meta(out_count, (UNKNOWN,), DataType.INT32, row.layout)
+    set_meta(out_eids, (UNKNOWN,), row.dtype, row.layout)
 
 
 def weighted_sample_neighbors_infer_meta(row, col_ptr, edge_weight, x, eids, sample_size: int,

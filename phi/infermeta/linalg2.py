@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.infermeta._utils import UNKNOWN, fmt_dims
+from phi.infermeta._utils import UNKNOWN, fmt_dims, set_meta
 
 __all__ = [
     "batch_broadcast", "cholesky_infer_meta", "cholesky_solve_infer_meta", "eig_infer_meta",
@@ -36,13 +36,6 @@ def complex_dtype(dtype: DataType) -> DataType:
     return _CPLX.get(dtype, dtype)
 
 
-def _set(out, dims, dtype, layout=None) -> None:
-    if out is None:
-        return
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    if layout is not None:
-        out.set_layout(layout)
 
 
 def _matrix(dims, op: str, slot: str = "X") -> tuple[int, ...]:
@@ -93,12 +86,12 @@ def inverse_dims(dims) -> tuple[int, ...]:
 
 def inverse_infer_meta(x, out) -> None:
     """InverseInferMeta: square matrices, same dims."""
-    _set(out, inverse_dims(x.dims), x.dtype, x.layout)
+    set_meta(out, inverse_dims(x.dims), x.dtype, x.layout)
 
 
 def cholesky_infer_meta(x, upper: bool, out) -> None:
     """CholeskyInferMeta: square matrices, same dims."""
-    _set(out, square_dims(x.dims, "cholesky"), x.dtype, x.layout)
+    set_meta(out, square_dims(x.dims, "cholesky"), x.dtype, x.layout)
 
 
 def solve_out_dims(x_dims, y_dims, op: str = "solve") -> tuple[tuple[int, ...], bool]:
@@ -123,7 +116,7 @@ def solve_out_dims(x_dims, y_dims, op: str = "solve") -> tuple[tuple[int, ...], 
 
 def solve_infer_meta(x, y, out) -> None:
     """SolveInferMeta: batch dims broadcast; a vector Y gives a vector result."""
-    _set(out, solve_out_dims(x.dims, y.dims)[0], x.dtype, x.layout)
+    set_meta(out, solve_out_dims(x.dims, y.dims)[0], x.dtype, x.layout)
 
 
 def triangular_solve_infer_meta(x, y, upper: bool, transpose: bool, unitriangular: bool,
@@ -134,7 +127,7 @@ def triangular_solve_infer_meta(x, y, upper: bool, transpose: bool, unitriangula
     if UNKNOWN not in (xd[-1], yd[-2]) and xd[-1] != yd[-2]:
         raise InvalidArgument(f"triangular_solve: the rows of Input(Y) ({yd[-2]}) must equal "
                               f"the order of Input(X) ({xd[-1]}).")
-    _set(out, (*batch_broadcast(xd[:-2], yd[:-2], "triangular_solve"), *yd[-2:]), y.dtype,
+    set_meta(out, (*batch_broadcast(xd[:-2], yd[:-2], "triangular_solve"), *yd[-2:]), y.dtype,
          y.layout)
 
 
@@ -145,18 +138,18 @@ def cholesky_solve_infer_meta(x, y, upper: bool, out) -> None:
     if UNKNOWN not in (xd[-2], yd[-1]) and xd[-2] != yd[-1]:
         raise InvalidArgument(f"cholesky_solve: the rows of Input(X) ({xd[-2]}) must equal "
                               f"the order of Input(Y) ({yd[-1]}).")
-    _set(out, (*batch_broadcast(xd[:-2], yd[:-2], "cholesky_solve"), *xd[-2:]), x.dtype,
+    set_meta(out, (*batch_broadcast(xd[:-2], yd[:-2], "cholesky_solve"), *xd[-2:]), x.dtype,
          x.layout)
 
 
 def slogdet_infer_meta(x, out) -> None:
     """slogdet: [2, *batch]: the signs, then log|det|."""
-    _set(out, (2, *square_dims(x.dims, "slogdeterminant", "Input")[:-2]), x.dtype, x.layout)
+    set_meta(out, (2, *square_dims(x.dims, "slogdeterminant", "Input")[:-2]), x.dtype, x.layout)
 
 
 def matrix_power_infer_meta(x, n: int, out) -> None:
     """MatrixPowerInferMeta: square matrices, same dims."""
-    _set(out, square_dims(x.dims, "matrix_power"), x.dtype, x.layout)
+    set_meta(out, square_dims(x.dims, "matrix_power"), x.dtype, x.layout)
 
 
 def qr_out_dims(dims, mode: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -177,8 +170,8 @@ def qr_out_dims(dims, mode: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
 def qr_infer_meta(x, mode: str, q, r) -> None:
     """QrInferMeta."""
     qd, rd = qr_out_dims(x.dims, mode)
-    _set(q, qd, x.dtype, x.layout)
-    _set(r, rd, x.dtype, x.layout)
+    set_meta(q, qd, x.dtype, x.layout)
+    set_meta(r, rd, x.dtype, x.layout)
 
 
 def svd_infer_meta(x, full_matrices: bool, u, s, vh) -> None:
@@ -187,9 +180,9 @@ def svd_infer_meta(x, full_matrices: bool, u, s, vh) -> None:
     m, n = dims[-2:]
     k = UNKNOWN if UNKNOWN in (m, n) else min(m, n)
     b = dims[:-2]
-    _set(u, (*b, m, m if full_matrices else k), x.dtype, x.layout)
-    _set(s, (*b, k), real_dtype(x.dtype), x.layout)
-    _set(vh, (*b, n if full_matrices else k, n), x.dtype, x.layout)
+    set_meta(u, (*b, m, m if full_matrices else k), x.dtype, x.layout)
+    set_meta(s, (*b, k), real_dtype(x.dtype), x.layout)
+    set_meta(vh, (*b, n if full_matrices else k, n), x.dtype, x.layout)
 
 
 def _uplo(uplo: str, op: str) -> None:
@@ -201,8 +194,8 @@ def eigh_infer_meta(x, uplo: str, out_w, out_v) -> None:
     """EighInferMeta: real eigenvalues [*, n], eigenvectors like x."""
     _uplo(uplo, "eigh")
     dims = square_dims(x.dims, "eigh")
-    _set(out_w, dims[:-1], real_dtype(x.dtype), x.layout)
-    _set(out_v, dims, x.dtype, x.layout)
+    set_meta(out_w, dims[:-1], real_dtype(x.dtype), x.layout)
+    set_meta(out_v, dims, x.dtype, x.layout)
 
 
 def eigvalsh_infer_meta(x, uplo: str, is_test: bool, out_w, out_v) -> None:
@@ -210,20 +203,20 @@ def eigvalsh_infer_meta(x, uplo: str, is_test: bool, out_w, out_v) -> None:
     [0] when is_test."""
     _uplo(uplo, "eigvalsh")
     dims = square_dims(x.dims, "eigvalsh")
-    _set(out_w, dims[:-1], real_dtype(x.dtype), x.layout)
-    _set(out_v, (0,) if is_test else dims, x.dtype, x.layout)
+    set_meta(out_w, dims[:-1], real_dtype(x.dtype), x.layout)
+    set_meta(out_v, (0,) if is_test else dims, x.dtype, x.layout)
 
 
 def eig_infer_meta(x, out_w, out_v) -> None:
     """EigInferMeta: complex eigenvalues [*, n] and eigenvectors [*, n, n]."""
     dims = square_dims(x.dims, "eig")
-    _set(out_w, dims[:-1], complex_dtype(x.dtype), x.layout)
-    _set(out_v, dims, complex_dtype(x.dtype), x.layout)
+    set_meta(out_w, dims[:-1], complex_dtype(x.dtype), x.layout)
+    set_meta(out_v, dims, complex_dtype(x.dtype), x.layout)
 
 
 def eigvals_infer_meta(x, out) -> None:
     """EigvalsInferMeta: complex eigenvalues [*, n]."""
-    _set(out, square_dims(x.dims, "eigvals")[:-1], complex_dtype(x.dtype), x.layout)
+    set_meta(out, square_dims(x.dims, "eigvals")[:-1], complex_dtype(x.dtype), x.layout)
 
 
 def lu_infer_meta(x, pivot: bool, out, pivots, infos) -> None:
@@ -231,9 +224,9 @@ def lu_infer_meta(x, pivot: bool, out, pivots, infos) -> None:
     dims = _matrix(x.dims, "lu")
     m, n = dims[-2:]
     k = UNKNOWN if UNKNOWN in (m, n) else min(m, n)
-    _set(out, dims, x.dtype, x.layout)
-    _set(pivots, (*dims[:-2], k), DataType.INT32, x.layout)
-    _set(infos, dims[:-2] or (1,), DataType.INT32, x.layout)
+    set_meta(out, dims, x.dtype, x.layout)
+    set_meta(pivots, (*dims[:-2], k), DataType.INT32, x.layout)
+    set_meta(infos, dims[:-2] or (1,), DataType.INT32, x.layout)
 
 
 def lu_unpack_infer_meta(x, pivots, unpack_ludata: bool, unpack_pivots: bool, pmat, l_out,
@@ -243,16 +236,16 @@ def lu_unpack_infer_meta(x, pivots, unpack_ludata: bool, unpack_pivots: bool, pm
     m, n = dims[-2:]
     k = UNKNOWN if UNKNOWN in (m, n) else min(m, n)
     b = dims[:-2]
-    _set(l_out, (*b, m, k) if unpack_ludata else (0,), x.dtype, x.layout)
-    _set(u, (*b, k, n) if unpack_ludata else (0,), x.dtype, x.layout)
-    _set(pmat, (*b, m, m) if unpack_pivots else (0,), x.dtype, x.layout)
+    set_meta(l_out, (*b, m, k) if unpack_ludata else (0,), x.dtype, x.layout)
+    set_meta(u, (*b, k, n) if unpack_ludata else (0,), x.dtype, x.layout)
+    set_meta(pmat, (*b, m, m) if unpack_pivots else (0,), x.dtype, x.layout)
 
 
 def matrix_rank_infer_meta(x, tol: float, use_default_tol: bool, hermitian: bool,
                            out) -> None:
     """MatrixRankInferMeta: int32 ranks of the batch [*]."""
     dims = square_dims(x.dims, "matrix_rank") if hermitian else _matrix(x.dims, "matrix_rank")
-    _set(out, dims[:-2], DataType.INT32, x.layout)
+    set_meta(out, dims[:-2], DataType.INT32, x.layout)
 
 
 def matrix_rank_tol_infer_meta(x, atol_tensor, use_default_tol: bool, hermitian: bool,
@@ -260,7 +253,7 @@ def matrix_rank_tol_infer_meta(x, atol_tensor, use_default_tol: bool, hermitian:
     """MatrixRankTolInferMeta: int32 ranks, the batch broadcast with TolTensor's dims."""
     dims = square_dims(x.dims, "matrix_rank") if hermitian else _matrix(x.dims, "matrix_rank")
     batch = batch_broadcast(dims[:-2], atol_tensor.dims, "matrix_rank")
-    _set(out, batch, DataType.INT32, x.layout)
+    set_meta(out, batch, DataType.INT32, x.layout)
 
 
 def lstsq_infer_meta(x, y, rcond, driver: str, solution, residuals, rank,
@@ -276,10 +269,10 @@ def lstsq_infer_meta(x, y, rcond, driver: str, solution, residuals, rank,
                               f"({yd[-2]}) must be equal.")
     m, n, k = xd[-2], xd[-1], yd[-1]
     b = xd[:-2]
-    _set(solution, (*b, n, k), x.dtype, x.layout)
-    _set(residuals, (*b, k) if m > n and driver != "gelsy" else (0,), x.dtype, x.layout)
-    _set(rank, b, DataType.INT32, x.layout)
-    _set(singular_values, (*b, UNKNOWN if UNKNOWN in (m, n) else min(m, n)), x.dtype,
+    set_meta(solution, (*b, n, k), x.dtype, x.layout)
+    set_meta(residuals, (*b, k) if m > n and driver != "gelsy" else (0,), x.dtype, x.layout)
+    set_meta(rank, b, DataType.INT32, x.layout)
+    set_meta(singular_values, (*b, UNKNOWN if UNKNOWN in (m, n) else min(m, n)), x.dtype,
          x.layout)
 
 
@@ -314,7 +307,7 @@ def multi_dot_out_dims(dims_list) -> tuple[int, ...]:
 
 def multi_dot_infer_meta(x: list, out) -> None:
     """MultiDotInferMeta."""
-    _set(out, multi_dot_out_dims([m.dims for m in x]), x[0].dtype, x[0].layout)
+    set_meta(out, multi_dot_out_dims([m.dims for m in x]), x[0].dtype, x[0].layout)
 
 
 def einsum_infer_meta(x: list, equation: str, out, inner_cache: list | None = None,
@@ -331,8 +324,8 @@ def einsum_infer_meta(x: list, equation: str, out, inner_cache: list | None = No
     except ValueError as e:
         raise InvalidArgument(f"einsum: equation '{equation}' does not fit the operands "
                               f"{', '.join(fmt_dims(m.dims) for m in x)}: {e}") from None
-    _set(out, dims, x[0].dtype, x[0].layout)
+    set_meta(out, dims, x[0].dtype, x[0].layout)
     for o, m in zip(xshape or (), x, strict=False):
-        _set(o, m.dims, m.dtype, m.layout)
+        set_meta(o, m.dims, m.dtype, m.layout)
     for o, m in zip(inner_cache or (), x, strict=False):
-        _set(o, m.dims, m.dtype, m.layout)
+        set_meta(o, m.dims, m.dtype, m.layout)

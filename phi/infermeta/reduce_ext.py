@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.infermeta._utils import UNKNOWN, check_index_dtype, fmt_dims, int_array_data
+from phi.infermeta._utils import UNKNOWN, check_index_dtype, fmt_dims, int_array_data, set_meta
 from phi.infermeta.unary import reduce_axes
 
 __all__ = [
@@ -32,13 +32,6 @@ __all__ = [
 ]
 
 
-def _set(out, dims, dtype, layout=None) -> None:
-    if out is None:
-        return
-    out.set_dims(tuple(dims))
-    out.set_dtype(dtype)
-    if layout is not None:
-        out.set_layout(layout)
 
 
 def _norm_axis(axis: int, rank: int, op: str, name: str = "axis") -> int:
@@ -67,17 +60,17 @@ def norm_infer_meta(x, axis: int, epsilon: float, is_test: bool, out, norm) -> N
     dims = list(x.dims)
     if dims:
         dims[a] = 1
-    _set(norm, dims, x.dtype, x.layout)
+    set_meta(norm, dims, x.dtype, x.layout)
 
 
 def squared_l2_norm_infer_meta(x, out) -> None:
     """SquaredL2NormInferMeta: [1]."""
-    _set(out, (1,), x.dtype, x.layout)
+    set_meta(out, (1,), x.dtype, x.layout)
 
 
 def mean_all_infer_meta(x, out) -> None:
     """MeanAllInferMeta: 0-D of x's dtype."""
-    _set(out, (), x.dtype, x.layout)
+    set_meta(out, (), x.dtype, x.layout)
 
 
 def median_out_dims(x_dims, axis, keepdim: bool) -> tuple[int, ...]:
@@ -92,14 +85,14 @@ def median_out_dims(x_dims, axis, keepdim: bool) -> tuple[int, ...]:
 
 def nanmedian_infer_meta(x, axis, keepdim: bool, out, median_index) -> None:
     """NanmedianInferMeta: Out per :func:`median_out_dims`; MedianIndex int64 [numel * 2]."""
-    _set(out, median_out_dims(x.dims, axis, keepdim), x.dtype, x.layout)
+    set_meta(out, median_out_dims(x.dims, axis, keepdim), x.dtype, x.layout)
     numel = UNKNOWN
     if UNKNOWN not in x.dims:
         numel = 1
         for d in x.dims:
             numel *= d
         numel *= 2
-    _set(median_index, (numel,), DataType.INT64)
+    set_meta(median_index, (numel,), DataType.INT64)
 
 
 def _axis_reduced(x, axis: int, keepdim: bool, op: str) -> tuple[int, ...]:
@@ -112,8 +105,8 @@ def _axis_reduced(x, axis: int, keepdim: bool, op: str) -> tuple[int, ...]:
 def mode_infer_meta(x, axis: int, keepdim: bool, out, indices) -> None:
     """ModeInferMeta: ``axis`` reduced; Indices int64."""
     dims = _axis_reduced(x, axis, keepdim, "mode")
-    _set(out, dims, x.dtype, x.layout)
-    _set(indices, dims, DataType.INT64)
+    set_meta(out, dims, x.dtype, x.layout)
+    set_meta(indices, dims, DataType.INT64)
 
 
 def check_kth(x_dims, k: int, axis: int) -> None:
@@ -137,8 +130,8 @@ def kthvalue_infer_meta(x, k: int, axis: int, keepdim: bool, out, indices) -> No
     """KthvalueInferMeta: ``axis`` reduced; Indices int64."""
     check_kth(x.dims, k, axis)
     dims = _axis_reduced(x, axis, keepdim, "kthvalue")
-    _set(out, dims, x.dtype, x.layout)
-    _set(indices, dims, DataType.INT64)
+    set_meta(out, dims, x.dtype, x.layout)
+    set_meta(indices, dims, DataType.INT64)
 
 
 def spectral_norm_infer_meta(weight, u, v, dim: int, power_iters: int, eps: float,
@@ -180,7 +173,7 @@ def huber_loss_infer_meta(input, label, delta: float, out, residual) -> None:
     """HuberLossInferMeta: X and Y of one shape; Out and Residual as X."""
     _same_dims("huber_loss", "X", "Y", input.dims, label.dims)
     out.share_meta(input)
-    _set(residual, input.dims, input.dtype, input.layout)
+    set_meta(residual, input.dims, input.dtype, input.layout)
 
 
 def kldiv_infer_meta(x, label, reduction: str, out) -> None:
@@ -189,7 +182,7 @@ def kldiv_infer_meta(x, label, reduction: str, out) -> None:
         raise InvalidArgument("kldiv_loss: attribute reduction can only be one of none, "
                               f"batchmean, mean, sum, but received {reduction!r}.")
     _same_dims("kldiv_loss", "X", "Target", x.dims, label.dims)
-    _set(out, x.dims if reduction == "none" else (), x.dtype, x.layout)
+    set_meta(out, x.dims if reduction == "none" else (), x.dtype, x.layout)
 
 
 def log_loss_infer_meta(input, label, epsilon: float, out) -> None:
@@ -221,8 +214,8 @@ def nll_loss_raw_infer_meta(input, label, weight, ignore_index: int, reduction: 
     if reduction not in ("none", "mean", "sum"):
         raise InvalidArgument("nll_loss: attribute reduction can only be none, mean or sum, but "
                               f"received {reduction!r}.")
-    _set(out, label.dims if reduction == "none" else (), input.dtype, input.layout)
-    _set(total_weight, (), input.dtype, input.layout)
+    set_meta(out, label.dims if reduction == "none" else (), input.dtype, input.layout)
+    set_meta(total_weight, (), input.dtype, input.layout)
 
 
 def sigmoid_cross_entropy_with_logits_infer_meta(x, label, pos_weight, normalize: bool,
@@ -258,7 +251,7 @@ def cross_entropy_with_softmax_infer_meta(logits, label, soft_label: bool, use_s
     dims = list(logits.dims)
     if rank:
         dims[a] = 1
-    _set(loss, dims, logits.dtype, logits.layout)
+    set_meta(loss, dims, logits.dtype, logits.layout)
 
 
 def margin_cross_entropy_infer_meta(logits, label, return_softmax: bool, ring_id: int,
@@ -266,7 +259,7 @@ def margin_cross_entropy_infer_meta(logits, label, return_softmax: bool, ring_id
                                     margin3: float, scale: float, softmax, loss) -> None:
     """MarginCrossEntropyInferMeta: Softmax as Logits; Loss [N, 1]."""
     softmax.share_meta(logits)
-    _set(loss, (*logits.dims[:-1], 1), logits.dtype, logits.layout)
+    set_meta(loss, (*logits.dims[:-1], 1), logits.dtype, logits.layout)
 
 
 def identity_loss_infer_meta(x, reduction: int, out) -> None:
@@ -274,7 +267,7 @@ def identity_loss_infer_meta(x, reduction: int, out) -> None:
     if reduction not in (0, 1, 2):
         raise InvalidArgument("identity_loss: attribute reduction should be 0 (sum), 1 (mean) or "
                               f"2 (none), but received {reduction}.")
-    _set(out, x.dims if reduction == 2 else (), x.dtype, x.layout)
+    set_meta(out, x.dims if reduction == 2 else (), x.dtype, x.layout)
 
 
 # -- metrics ---------------------------------------------------------------------------------------
@@ -294,9 +287,9 @@ def accuracy_infer_meta(out, indices, label, accuracy, correct, total) -> None:
         raise InvalidArgument("accuracy: the first dims of Input(Indices) and Input(Label) must "
                               f"agree, but received {fmt_dims(indices.dims)} and "
                               f"{fmt_dims(label.dims)}.")
-    _set(accuracy, (), DataType.FLOAT32)
-    _set(correct, (), DataType.INT32)
-    _set(total, (), DataType.INT32)
+    set_meta(accuracy, (), DataType.FLOAT32)
+    set_meta(correct, (), DataType.INT32)
+    set_meta(total, (), DataType.INT32)
 
 
 def auc_infer_meta(input, label, stat_pos, stat_neg, ins_tag_weight, curve: str,
@@ -314,6 +307,6 @@ def auc_infer_meta(input, label, stat_pos, stat_neg, ins_tag_weight, curve: str,
         raise InvalidArgument("auc: Input(Predict) and Input(Label) must have the same number "
                               f"of rows, but received {fmt_dims(input.dims)} and "
                               f"{fmt_dims(label.dims)}.")
-    _set(auc, (), DataType.FLOAT64)
-    _set(stat_pos_out, stat_pos.dims, DataType.INT64)
-    _set(stat_neg_out, stat_neg.dims, DataType.INT64)
+    set_meta(auc, (), DataType.FLOAT64)
+    set_meta(stat_pos_out, stat_pos.dims, DataType.INT64)
+    set_meta(stat_neg_out, stat_neg.dims, DataType.INT64)

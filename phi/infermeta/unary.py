@@ -11,6 +11,7 @@ from __future__ import annotations
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.infermeta._utils import (
+    prod,
     UNKNOWN,
     MetaConfig,
     fmt_dims,
@@ -42,11 +43,6 @@ __all__ = [
 ]
 
 
-def _prod(dims) -> int:
-    n = 1
-    for d in dims:
-        n *= d
-    return n
 
 
 # -- element-wise, same shape ----------------------------------------------------------------
@@ -88,10 +84,10 @@ def logical_not_infer_meta(x, out) -> None:
 
 def increment_infer_meta(x, value: float, out) -> None:
     """IncrementInferMeta: x must hold exactly one element; the output is x's meta."""
-    if UNKNOWN not in x.dims and _prod(x.dims) != 1:
+    if UNKNOWN not in x.dims and prod(x.dims) != 1:
         raise InvalidArgument(
             "The number of elements in Input(X) should be 1.Now the number is "
-            f"{_prod(x.dims)}."
+            f"{prod(x.dims)}."
         )
     out.share_meta(x)
 
@@ -137,8 +133,8 @@ def reshape_out_dims(x_dims, shape) -> tuple[int, ...]:
     other_known = all(d >= 0 for k, d in enumerate(out) if k != unk_idx)
     if not (x_known and other_known):
         return tuple(out)  # compile time: nothing to check, the -1 stays unknown
-    in_size = _prod(x_dims)
-    capacity = _prod(d for k, d in enumerate(out) if k != unk_idx)
+    in_size = prod(x_dims)
+    capacity = prod(d for k, d in enumerate(out) if k != unk_idx)
     if unk_idx != -1:
         if capacity == 0 or in_size % capacity != 0:
             raise InvalidArgument(
@@ -525,7 +521,7 @@ def cum_scalar_axis_infer_meta(x, axis, flatten: bool, exclusive: bool, reverse:
     """CumScalarAxisInferMeta: [numel] with ``flatten``, else x's dims; x's dtype."""
     out.share_meta(x)
     if flatten:
-        out.set_dims((_prod(x.dims) if UNKNOWN not in x.dims else UNKNOWN,))
+        out.set_dims((prod(x.dims) if UNKNOWN not in x.dims else UNKNOWN,))
     elif not is_compile_time_tensor_attr(axis, config):
         _check_axis(int(scalar_value(axis)), len(x.dims), "cumsum")
 
@@ -823,7 +819,7 @@ def unique_raw_infer_meta(x, return_index: bool, return_inverse: bool, return_co
         inverse = (dims[ax],)
     else:
         out.set_dims((UNKNOWN,))
-        inverse = (_prod(dims) if UNKNOWN not in dims else UNKNOWN,)
+        inverse = (prod(dims) if UNKNOWN not in dims else UNKNOWN,)
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
     for m, d in ((indices, (UNKNOWN,)), (index, inverse), (counts, (UNKNOWN,))):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import as_array, quiet
+from phi.kernels.funcs import as_array, prod, quiet
 
 __all__ = ["group_norm", "instance_norm", "layer_norm"]
 
@@ -62,7 +62,7 @@ def instance_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None,
     xp = ctx.xp
     t = x.dtype.type
     n, c = x.shape[0], x.shape[1]
-    planes = xp.reshape(x, (n, c, _prod(x.shape[2:])))  # explicit: -1 fails on empty x
+    planes = xp.reshape(x, (n, c, prod(x.shape[2:])))  # explicit: -1 fails on empty x
     with quiet(xp):
         mean = xp.mean(planes, axis=2, keepdims=True)
         var = xp.mean((planes - mean) ** 2, axis=2, keepdims=True)
@@ -82,21 +82,14 @@ def group_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilo
     channel_last = data_layout == "NHWC"
     xc = xp.moveaxis(x, -1, 1) if channel_last else x
     n, c = xc.shape[0], xc.shape[1]
-    grouped = xp.reshape(xc, (n, groups, _prod(xc.shape[1:]) // max(groups, 1)))
+    grouped = xp.reshape(xc, (n, groups, prod(xc.shape[1:]) // max(groups, 1)))
     with quiet(xp):
         mean = xp.mean(grouped, axis=2, keepdims=True)
         var = xp.maximum(xp.mean(grouped * grouped, axis=2, keepdims=True) - mean * mean, t(0))
         y = (grouped - mean) / xp.sqrt(var + t(epsilon))
-        y = _affine(xp, xp.reshape(y, (n, c, _prod(xc.shape[2:]))), scale, bias, (1, c, 1))
+        y = _affine(xp, xp.reshape(y, (n, c, prod(xc.shape[2:]))), scale, bias, (1, c, 1))
     y = xp.reshape(y, xc.shape)
     if channel_last:
         y = xp.moveaxis(y, 1, -1)
     return (as_array(xp, xp.asarray(y, copy=True)), xp.reshape(mean, (n, groups)),
             xp.reshape(var, (n, groups)))
-
-
-def _prod(dims) -> int:
-    out = 1
-    for d in dims:
-        out *= d
-    return out
