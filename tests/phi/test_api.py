@@ -222,3 +222,14 @@ BAD_YAML = [
 def test_loader_rejects_with_file_and_line(text, message):
     with pytest.raises(InvalidArgument, match=message):
         loads_ops_yaml(text, "<t>")
+
+
+def test_every_yaml_infer_meta_names_an_existing_function():
+    """A misspelt InferMeta name would leave its kernel without an InferMeta binding, silently:
+    the dispatcher then never checks the kernel's outputs (found while merging issue 11)."""
+    import phi.infermeta
+    from phi.api.loader import STATIC_OPS_YAML, infer_meta_function_name, load_ops_yaml
+
+    missing = [(s.name, s.infer_meta.func) for s in load_ops_yaml() + load_ops_yaml(STATIC_OPS_YAML)
+               if not hasattr(phi.infermeta, infer_meta_function_name(s.infer_meta.func))]
+    assert missing == []
