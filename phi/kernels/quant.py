@@ -270,11 +270,13 @@ def weight_quantize(ctx, x: Tensor, algo: str, arch: int) -> tuple[Tensor, Tenso
     import numpy as np_
 
     if algo not in _ALGOS:
-        raise Unimplemented(f"The algo must be in {list(_ALGOS)}, but got[{algo}]")
+        raise Unimplemented(f"weight_quantize: attribute `algo` must be in {list(_ALGOS)}, but "
+                            f"got [{algo}]")
     if arch not in _ARCHS:
-        raise InvalidArgument("Currently, arch only support 70, 75, 80, 86.")
+        raise InvalidArgument(f"weight_quantize: attribute `arch` only supports 70, 75, 80, "
+                              f"86, got {arch}.")
     if x.ndim != 2:
-        raise InvalidArgument(f"the x tensor of quant op must be 2D, but got[{x.ndim}]")
+        raise InvalidArgument(f"weight_quantize: Input(x) must be 2-D, but got [{x.ndim}]-D")
     dtype = ctx.data_type(x)
     w32 = np_.asarray(ctx.to_host(ctx.astype(x, DataType.FLOAT32)))
     m, n = w32.shape
