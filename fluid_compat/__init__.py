@@ -9,7 +9,8 @@
 from __future__ import annotations
 
 from fluid_compat.executor import Executor, FeedError, Program, RunStats, global_scope
-from fluid_compat.imperative import legacy_ops, run_op
+from fluid_compat.framework.scope import lod_tensor
+from fluid_compat.imperative import legacy_ops, run_op, run_op_tensors
 from fluid_compat.io import load_inference_model, save_inference_model
 
 __all__ = [
@@ -20,6 +21,8 @@ __all__ = [
     "global_scope",
     "legacy_ops",
     "load_inference_model",
+    "lod_tensor",
     "run_op",
+    "run_op_tensors",
     "save_inference_model",
 ]

@@ -372,7 +372,7 @@ class Executor:
         if desc.dtype is DataType.BFLOAT16 and t.dtype is DataType.UINT16:
             # Paddle's Python side holds bfloat16 as its uint16 storage: the same bits
             t = DenseTensor(t.data.view(ml_dtypes.bfloat16), DataType.BFLOAT16, t.place,
-                            t.layout)
+                            t.layout, t.lod)
         if desc.dtype is not DataType.UNDEFINED and t.dtype != desc.dtype:
             raise FeedError(f"feed `{name}` has dtype {t.dtype}, the program expects "
                             f"{desc.dtype}.")

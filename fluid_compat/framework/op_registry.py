@@ -30,6 +30,7 @@ class OpHooks:
     infer_shape: Callable | None = None  # (op, ctx) for ops without a phi InferMeta
     inplace: Mapping[str, str] = attrs.Factory(dict)  # output slot -> input slot sharing a var
     output_counts: Callable | None = None  # (attrs, inputs) -> {slot: n} for duplicable outputs
+    share_lod: Mapping[str, str] = attrs.Factory(dict)  # output slot -> input slot (ShareLoD)
 
 
 _HOOKS: dict[str, OpHooks] = {}

@@ -12,9 +12,10 @@ from collections.abc import Iterator
 
 import numpy as np
 from phi.core.errors import InvalidArgument, NotFound, PhiError
+from phi.core.lod import check_lod, from_lengths, normalize
 from phi.core.tensor import DenseTensor
 
-__all__ = ["Scope", "Variable", "as_host_tensor"]
+__all__ = ["Scope", "Variable", "as_host_tensor", "is_lod_pair", "lod_tensor"]
 
 
 class Variable:
@@ -125,12 +126,46 @@ class Scope:
 
 def as_host_tensor(value: object, what: str, error: type[PhiError] = InvalidArgument
                    ) -> DenseTensor:
-    """A DenseTensor as is, or a CPU tensor of an array-like user value; ``error`` naming
-    ``what`` (a feed, an op's input slot) when the value is not a numeric array."""
+    """A DenseTensor as is, ``(array, lod)`` as a LoDTensor, or a CPU tensor of an array-like
+    user value; ``error`` naming ``what`` (a feed, an op's input slot) when the value is not a
+    numeric array or its LoD does not fit it."""
     if isinstance(value, DenseTensor):
+        if value.lod:
+            _checked_lod(value.lod, value, what, error)
         return value
+    if is_lod_pair(value):
+        t = as_host_tensor(value[0], what, error)
+        return DenseTensor(t.data, t.dtype, t.place, t.layout,
+                           _checked_lod(value[1], t, what, error))
     try:
         return DenseTensor.from_numpy(np.asarray(value))
     except PhiError as exc:  # e.g. an object array: no phi DataType
         raise error(f"{what} is not a numeric array ({type(value).__name__}): "
                     f"{exc.message}") from None
+
+
+def is_lod_pair(value: object) -> bool:
+    """``(array, lod)``: a numpy array and a list of LoD levels (lists of offsets)."""
+    return (type(value) is tuple and len(value) == 2 and isinstance(value[0], np.ndarray)
+            and isinstance(value[1], (list, tuple))
+            and all(isinstance(level, (list, tuple, np.ndarray)) for level in value[1]))
+
+
+def _checked_lod(lod, t: DenseTensor, what: str, error: type[PhiError]) -> tuple:
+    try:
+        lod = normalize(lod)
+        check_lod(lod, t.dims[0] if t.dims else 0, what)
+    except InvalidArgument as exc:
+        raise error(f"The provided LoD is invalid: {exc.message}") from None
+    return lod
+
+
+def lod_tensor(array, lod=None, *, recursive_seq_lens=None) -> DenseTensor:
+    """A CPU LoDTensor: ``array`` with its LoD given as offsets per level (``lod``, Paddle's
+    stored form) or as sequence lengths per level (``recursive_seq_lens``, as Paddle's
+    ``create_lod_tensor`` takes them); checked as Paddle's ``set_lod`` checks it."""
+    if (lod is None) == (recursive_seq_lens is None):
+        raise InvalidArgument("lod_tensor: give either lod (offsets) or recursive_seq_lens.")
+    if recursive_seq_lens is not None:
+        lod = from_lengths(recursive_seq_lens)
+    return as_host_tensor((np.asarray(array), list(lod)), "lod_tensor")

@@ -15,29 +15,40 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from fluid_compat.framework.op_registry import create_op, get_op_info
-from fluid_compat.framework.scope import Scope, as_host_tensor
+from fluid_compat.framework.scope import Scope, as_host_tensor, is_lod_pair
 from phi.common.place import Place, to_place
 from phi.core.errors import InvalidArgument
 from phi.core.tensor import DenseTensor
 
-__all__ = ["LegacyOps", "legacy_ops", "run_op", "run_op_with_operator"]
+__all__ = ["LegacyOps", "legacy_ops", "run_op", "run_op_tensors", "run_op_with_operator"]
 
 
 def _as_list(slot: str, value) -> list:
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple)) and not is_lod_pair(value):
         return list(value)
     return [value]
 
 
 def run_op(op_type: str, inputs: Mapping[str, object], attrs: Mapping[str, object] | None = None,
            place: str | Place = "cpu") -> dict[str, list[np.ndarray]]:
-    """Run one legacy op; returns every output slot that holds data, as numpy arrays."""
+    """Run one legacy op; returns every output slot that holds data, as numpy arrays.
+
+    An input is an array, a list of arrays (duplicable slot), a DenseTensor, or ``(array,
+    lod)`` for a LoDTensor (``lod``: offsets per level); ``run_op_tensors`` returns the outputs
+    as DenseTensors, with their LoD."""
     return run_op_with_operator(op_type, inputs, attrs, place)[0]
+
+
+def run_op_tensors(op_type: str, inputs: Mapping[str, object],
+                   attrs: Mapping[str, object] | None = None, place: str | Place = "cpu"
+                   ) -> dict[str, list[DenseTensor]]:
+    """``run_op`` returning DenseTensors (data, dtype, place and LoD) instead of arrays."""
+    return run_op_with_operator(op_type, inputs, attrs, place, tensors=True)[0]
 
 
 def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
                          attrs: Mapping[str, object] | None = None, place: str | Place = "cpu",
-                         *, extra_outputs: Iterable[str] = ()):
+                         *, extra_outputs: Iterable[str] = (), tensors: bool = False):
     """``run_op`` that also returns the operator instance (its cached kernel decisions).
 
     Extra output slots (``XShape`` ...) are left out unless named in ``extra_outputs``, as
@@ -83,7 +94,7 @@ def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
             var = scope.find_var(name)
             if var is None or not isinstance(var.value, DenseTensor) or var.value.data is None:
                 break
-            values.append(var.value.numpy())
+            values.append(var.value if tensors else var.value.numpy())
         else:
             if values:
                 result[slot] = values

@@ -436,15 +436,20 @@ def compute(op, choice, inputs: dict[str, list], scope) -> dict[str, list]:
             transfer.var(op.inputs[slot][index]).value = t
     try:
         if choice.is_phi:
-            return _run_phi(op, choice, inputs)
-        ctx = ExecutionContext(op, inputs, choice.place, choice.dev_ctx)
-        try:
-            choice.fluid_kernel.compute(ctx)
-        except PhiError:
-            raise
-        except Exception as exc:  # no raw exception escapes (errors.Fatal)
-            raise kernel_failed(op.type, f"{op.type} (fluid)", exc) from exc
-        return ctx.staged
+            staged = _run_phi(op, choice, inputs)
+        else:
+            ctx = ExecutionContext(op, inputs, choice.place, choice.dev_ctx)
+            try:
+                choice.fluid_kernel.compute(ctx)
+            except PhiError:
+                raise
+            except Exception as exc:  # no raw exception escapes (errors.Fatal)
+                raise kernel_failed(op.type, f"{op.type} (fluid)", exc) from exc
+            staged = ctx.staged
+        pairs = op.info.hooks.share_lod
+        if pairs:
+            _share_lod(op, pairs.items(), inputs, staged)
+        return staged
     finally:
         if transfer is not None:
             scope.delete_scope(transfer)
@@ -453,15 +458,16 @@ def compute(op, choice, inputs: dict[str, list], scope) -> dict[str, list]:
 def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
     kernel_inputs = []
     meta_inputs = []
-    for slot, kind in choice.input_slots:
+    lod_args = choice.phi_kernel.args_def.inputs  # a LoDTensor argument takes the tensor
+    for (slot, kind), d in zip(choice.input_slots, lod_args, strict=True):
         values = inputs.get(slot) or ()
         if kind is ArgKind.VECTOR:
             ts = [t for t in values if t is not None]
-            kernel_inputs.append([t.data for t in ts])
+            kernel_inputs.append(ts if d.lod else [t.data for t in ts])
             meta_inputs.append(ts)
         else:
             t = values[0] if values else None
-            kernel_inputs.append(None if t is None else t.data)
+            kernel_inputs.append(None if t is None else t if d.lod else t.data)
             meta_inputs.append(t)
     attrs = choice.attr_values
     if attrs is None:  # some attribute comes from a tensor: build them for this run
@@ -499,10 +505,14 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
                 f"{len(arrays)} tensors for output `{slot}`, the op has {n} variables.")
         out = []
         for a, mt in zip(arrays, ms, strict=True):
+            lod = mt.lod
+            if type(a) is DenseTensor:  # a LoDTensor output: the kernel set its LoD
+                lod = a.lod
+                a = a.data
             if on_cpu and type(a) is not np.ndarray:
                 a = np.asarray(a)
             if infer is None:
-                out.append(DenseTensor(a, ctx.data_type(a), ctx.place, DataLayout.NCHW))
+                out.append(DenseTensor(a, ctx.data_type(a), ctx.place, DataLayout.NCHW, lod))
                 continue
             dtype = mt.dtype
             if (a.shape != mt.dims and not decided_by_kernel(a.shape, mt.dims)) or (
@@ -511,7 +521,19 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
                     f"Operator `{op.type}`: kernel `{choice.phi_kernel.name}` returned "
                     f"{list(a.shape)} {ctx.data_type(a)} for `{slot}`, but InferMeta says "
                     f"{list(mt.dims)} {dtype}.")
-            out.append(DenseTensor(a, dtype, ctx.place, mt.layout))
+            out.append(DenseTensor(a, dtype, ctx.place, mt.layout, lod))
         staged[slot] = out
     return staged
+
+
+def _share_lod(op, pairs, inputs: dict[str, list], staged: dict[str, list]) -> None:
+    """The op's own InferShape ShareLoD(input, output): an output the kernel left without LoD
+    keeps the input's sequences."""
+    for out_slot, in_slot in pairs:
+        src = (inputs.get(in_slot) or (None,))[0]
+        if src is None or not getattr(src, "lod", None):
+            continue
+        for t in staged.get(out_slot) or ():
+            if t is not None and not t.lod:
+                t.lod = src.lod
 

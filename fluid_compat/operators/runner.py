@@ -47,7 +47,7 @@ class BoundRunner:
                 if t is None:
                     return self._slow()
                 data = t.data
-                if (data is None or t.dtype is not dtype or data.shape != shape
+                if (data is None or t.dtype is not dtype or data.shape != shape or t.lod
                         or (t.place is not place and t.place != place)):
                     return self._slow()
                 args.append(data)
@@ -68,7 +68,8 @@ class BoundRunner:
                 if kind is ArgKind.VECTOR:
                     ts = [v.value for v in var]
                     if len(ts) != len(guards[i]) or any(
-                        t is None or t.data is None or (t.dtype, t.place, t.data.shape) != g
+                        t is None or t.data is None or t.lod
+                        or (t.dtype, t.place, t.data.shape) != g
                         for t, g in zip(ts, guards[i], strict=False)
                     ):
                         return self._slow()
@@ -83,7 +84,7 @@ class BoundRunner:
                 g = guards[i]
                 data = t.data
                 if (g is None or data is None or t.dtype is not g[0] or data.shape != g[2]
-                        or (t.place is not g[1] and t.place != g[1])):
+                        or t.lod or (t.place is not g[1] and t.place != g[1])):
                     return self._slow()
                 args.append(data)
             try:
@@ -132,6 +133,9 @@ class BoundRunner:
         if last is None or not last.is_phi or last.transforms or any(
                 from_tensor for from_tensor, _, _ in last.attr_builders):
             return
+        kdef = last.phi_kernel.args_def
+        if op.info.hooks.share_lod or any(d.lod for d in kdef.inputs + kdef.outputs):
+            return  # LoD flows through InferMeta and the kernel: every run goes the full way
         sig = last.signature
         scope = self.scope
         spec = []
@@ -141,6 +145,8 @@ class BoundRunner:
             if kind is ArgKind.VECTOR:
                 vars_ = [scope.find_var(n) for n in names]
                 if any(v is None or not isinstance(v.value, DenseTensor) for v in vars_):
+                    return
+                if any(v.value.lod for v in vars_):
                     return
                 spec.append((kind, vars_))
                 guards.append([(v.value.dtype, v.value.place, v.value.data.shape)
@@ -152,6 +158,8 @@ class BoundRunner:
                     spec.append((kind, var))
                     guards.append(None)
                 else:
+                    if t.lod:
+                        return
                     spec.append((kind, var))
                     guards.append((t.dtype, t.place, t.data.shape))
         outs = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -26,6 +27,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run the bundled example model and compare with Paddle's output")
     p.add_argument("--feed", action="append", default=[], metavar="NAME=FILE.npy",
                    help="an input; without --feed, seeded random inputs are made")
+    p.add_argument("--lod", action="append", default=[], metavar="NAME=JSON",
+                   help="the LoD of feed NAME as offsets per level, e.g. x='[[0,2,5]]' "
+                        "(a LoDTensor feed, as Paddle's set_lod takes it)")
     p.add_argument("--place", default="cpu", help="cpu, gpu:0 or a custom device TYPE:0")
     p.add_argument("--out", type=Path, help="write output_<i>.npy here, in fetch order")
     p.add_argument("--expect", type=Path, metavar="DIR",
@@ -57,6 +61,26 @@ def pins_from_args(items: list[str]) -> dict[str, str]:
                                   f"{item!r}.")
         pins.update(parse_pins({op_type: side}))
     return pins
+
+
+def with_lods(feed: dict, items: list[str]) -> dict:
+    """``--lod NAME=JSON`` items applied to the feed: NAME becomes ``(array, lod)``."""
+    feed = dict(feed)
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep:
+            raise InvalidArgument(f"--lod expects NAME=JSON (offsets per level), got {item!r}.")
+        if name not in feed:
+            raise InvalidArgument(f"--lod {name}: no feed of that name (feeds: {sorted(feed)}).")
+        try:
+            lod = json.loads(text)
+        except ValueError as exc:
+            raise InvalidArgument(f"--lod {name}: not JSON: {exc}") from None
+        if not isinstance(lod, list) or not all(isinstance(level, list) for level in lod):
+            raise InvalidArgument(f"--lod {name}: expected a list of levels of offsets, e.g. "
+                                  f"[[0,2,5]], got {text!r}.")
+        feed[name] = (np.asarray(feed[name]), lod)
+    return feed
 
 
 def load_feed(program, feed_names: list[str], items: list[str], *, prefix: Path | None = None,
@@ -161,6 +185,7 @@ def main_run(args: argparse.Namespace) -> int:
         feed, source = load_feed(program, feed_names, args.feed, seed=args.seed)
         if source != "--feed":
             print(f"no --feed given: {source}")
+        feed = with_lods(feed, getattr(args, "lod", []))
         pins = pins_from_args(getattr(args, "pin", []))
         exe = Executor(place, pins=pins, shadow=getattr(args, "shadow", False))
         # a progress bar over ops (all runs together) when stderr is a terminal and the work is
@@ -171,16 +196,20 @@ def main_run(args: argparse.Namespace) -> int:
         bar = _progress(n_ops * repeat, tty, label="ops")
         outs = []
         for i in range(repeat):
-            outs = exe.run(program, feed=feed, fetch_list=fetch_names, scope=scope,
-                           progress=(lambda done, total, i=i: bar(i * total + done))
-                           if tty else None)
+            fetched = exe.run(program, feed=feed, fetch_list=fetch_names, scope=scope,
+                              return_numpy=False,
+                              progress=(lambda done, total, i=i: bar(i * total + done))
+                              if tty else None)
+            outs = [t.numpy() for t in fetched]
+            lods = [t.lod for t in fetched]
     except PhiError as exc:
         print(f"fluid-compat run: {exc}", file=sys.stderr)
         return 1
     print(f"model: {prefix}  ({len(program.desc.global_block.ops)} ops in block 0, place "
           f"{place})")
     for i, (name, out) in enumerate(zip(fetch_names, outs, strict=True)):
-        print(f"output {i}: {name}  shape {list(out.shape)}  dtype {out.dtype}")
+        lod = f"  lod {[list(level) for level in lods[i]]}" if lods[i] else ""
+        print(f"output {i}: {name}  shape {list(out.shape)}  dtype {out.dtype}{lod}")
     s = exe.last_stats
     print(f"ops: {s.ops} ran: {s.phi} on phi kernels, {s.fluid} on fluid kernels, "
           f"{s.fallback} fell back to CPU")
@@ -196,6 +225,9 @@ def main_run(args: argparse.Namespace) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         for i, out in enumerate(outs):
             np.save(args.out / f"output_{i}.npy", out)
+            if lods[i]:
+                (args.out / f"output_{i}.lod.json").write_text(
+                    json.dumps([list(level) for level in lods[i]]) + "\n")
         print(f"wrote {len(outs)} outputs to {args.out}/output_<i>.npy")
     if expect is not None:
         bad = 0

@@ -55,6 +55,13 @@ class DeviceContext:
     def astype(self, array, dtype: DataType) -> Any:
         return self.xp.astype(array, self.xp_dtype(dtype))
 
+    def lod_tensor(self, array, lod=()):
+        """An output with its LoD, as a kernel that sets ``out->set_lod()`` returns it."""
+        from phi.core.lod import normalize
+        from phi.core.tensor import DenseTensor
+
+        return DenseTensor(array, self.data_type(array), self.place, lod=normalize(lod))
+
     # -- host copies ---------------------------------------------------------------------------
     def to_host(self, array) -> np.ndarray:
         """Copy an array of this device to a numpy array."""

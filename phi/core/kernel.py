@@ -11,6 +11,11 @@ Parameters after ``ctx`` are read in order: tensor inputs (``Tensor``, ``Tensor 
 or a ``tuple[...]`` of those.  A kernel receives its inputs as arrays of ``ctx.xp`` (None for a
 missing optional input, a list for a vector input) and returns arrays.
 
+A kernel that reads or writes Paddle's level-of-detail (the sequence kernels, NMS) annotates
+those arguments ``LoDTensor`` instead of ``Tensor``: it receives that input as the DenseTensor
+(``.data`` and ``.lod``) and returns that output as a DenseTensor whose ``lod`` it set
+(``ctx.lod_tensor(array, lod)``), as Paddle's kernels call ``x.lod()`` and ``out->set_lod()``.
+
 As in Paddle, attribute names are not part of the definition: attributes are matched by
 position, the names come from the caller (the API's YAML entry, or a legacy op's
 KernelSignature).
@@ -43,6 +48,7 @@ __all__ = [
     "Int64",
     "Kernel",
     "KernelArgsDef",
+    "LoDTensor",
     "Tensor",
     "TensorArgDef",
     "parse_kernel_args",
@@ -54,6 +60,14 @@ class Tensor:
 
     def __init__(self) -> None:  # pragma: no cover - a marker, never instantiated
         raise TypeError("phi.core.kernel.Tensor is an annotation marker")
+
+
+class LoDTensor:
+    """Annotation marker for a dense tensor argument whose LoD the kernel reads or sets (the
+    kernel sees, or returns, the DenseTensor itself)."""
+
+    def __init__(self) -> None:  # pragma: no cover - a marker, never instantiated
+        raise TypeError("phi.core.kernel.LoDTensor is an annotation marker")
 
 
 Int64 = NewType("Int64", int)
@@ -133,6 +147,7 @@ class TensorArgDef:
     backend: Backend | CustomBackend
     layout: DataLayout
     dtype: DataType
+    lod: bool = False  # the kernel sees / returns the DenseTensor with its LoD, not the array
 
     def __str__(self) -> str:
         backend = "Undefined" if self.backend is Backend.ALL_BACKEND else str(self.backend)
@@ -182,13 +197,34 @@ _TENSOR_KINDS: dict[object, ArgKind] = {
     typing.Optional[Tensor]: ArgKind.OPTIONAL,  # noqa: UP045 - both spellings are accepted
     list[Tensor]: ArgKind.VECTOR,
 }
+_LOD_KINDS: dict[object, ArgKind] = {
+    LoDTensor: ArgKind.DENSE,
+    LoDTensor | None: ArgKind.OPTIONAL,
+    list[LoDTensor]: ArgKind.VECTOR,
+}
 
 
 def _tensor_kind(annotation: object) -> ArgKind | None:
     try:
-        return _TENSOR_KINDS.get(annotation)
+        return _TENSOR_KINDS.get(annotation) or _LOD_KINDS.get(annotation)
     except TypeError:  # unhashable annotation
         return None
+
+
+def lod_arguments(fn: Callable) -> tuple[frozenset[str], frozenset[int]]:
+    """The input names and output positions ``fn`` annotates ``LoDTensor``."""
+    hints = typing.get_type_hints(fn)
+    ins = frozenset(n for n, a in hints.items() if n != "return" and _is_lod(a))
+    ret = hints.get("return")
+    members = typing.get_args(ret) if typing.get_origin(ret) is tuple else (ret,)
+    return ins, frozenset(i for i, m in enumerate(members) if _is_lod(m))
+
+
+def _is_lod(annotation: object) -> bool:
+    try:
+        return annotation in _LOD_KINDS
+    except TypeError:
+        return False
 
 
 def parse_kernel_args(fn: Callable) -> tuple[list[tuple[str, ArgKind]], list[AttributeArgDef],

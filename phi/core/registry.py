@@ -18,7 +18,14 @@ from phi.common.data_type import DataType
 from phi.common.layout import DataLayout
 from phi.core import trace
 from phi.core.errors import AlreadyExists, InvalidArgument, NotFound
-from phi.core.kernel import ArgKind, Kernel, KernelArgsDef, TensorArgDef, parse_kernel_args
+from phi.core.kernel import (
+    ArgKind,
+    Kernel,
+    KernelArgsDef,
+    TensorArgDef,
+    lod_arguments,
+    parse_kernel_args,
+)
 from phi.core.kernel_key import KernelKey
 
 __all__ = [
@@ -310,6 +317,7 @@ def register_kernel(
 
     def decorate(fn: Callable) -> Callable:
         inputs, attributes, outputs = parse_kernel_args(fn)
+        lod_ins, lod_outs = lod_arguments(fn)
         input_names = [n for n, _ in inputs]
         for arg in input_defs:
             if arg not in input_names:
@@ -328,10 +336,10 @@ def register_kernel(
             for dtype in dtype_list:
                 key = KernelKey(backend, layout, dtype)
                 in_defs = tuple(
-                    _arg_def(n, kind, key, input_defs.get(n)) for n, kind in inputs
+                    _arg_def(n, kind, key, input_defs.get(n), n in lod_ins) for n, kind in inputs
                 )
                 out_defs = tuple(
-                    _arg_def(f"out{i}", kind, key, output_defs.get(i))
+                    _arg_def(f"out{i}", kind, key, output_defs.get(i), i in lod_outs)
                     for i, kind in enumerate(outputs)
                 )
                 args_def = KernelArgsDef(in_defs, tuple(attributes), out_defs)
@@ -346,7 +354,7 @@ _OVERRIDABLE = ("backend", "layout", "dtype")
 
 
 def _arg_def(
-    name: str, kind: ArgKind, key: KernelKey, override: ArgOverrides | None
+    name: str, kind: ArgKind, key: KernelKey, override: ArgOverrides | None, lod: bool = False
 ) -> TensorArgDef:
     fields = {"backend": key.backend, "layout": key.layout, "dtype": key.dtype}
     if override:
@@ -356,4 +364,4 @@ def _arg_def(
                     f"Argument {name!r}: cannot override {field!r}; only {_OVERRIDABLE}."
                 )
             fields[field] = value
-    return TensorArgDef(name, kind, **fields)  # type: ignore[arg-type]
+    return TensorArgDef(name, kind, **fields, lod=lod)  # type: ignore[arg-type]

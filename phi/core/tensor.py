@@ -114,9 +114,9 @@ class DenseTensor:
 
 
 class MetaTensor:
-    """Dims, dtype and layout without data: the output side of InferMeta."""
+    """Dims, dtype, layout and LoD without data: the output side of InferMeta."""
 
-    __slots__ = ("dims", "dtype", "layout")
+    __slots__ = ("dims", "dtype", "layout", "lod")
 
     def __init__(
         self,
@@ -127,6 +127,7 @@ class MetaTensor:
         self.dims = dims
         self.dtype = dtype
         self.layout = layout
+        self.lod = ()
 
     def set_dims(self, dims) -> None:
         self.dims = tuple(dims)
@@ -138,10 +139,17 @@ class MetaTensor:
         self.layout = layout
 
     def share_meta(self, other) -> None:
-        """Copy dims, dtype and layout of ``other`` (Paddle's ShareMeta without LoD)."""
+        """Copy dims, dtype, layout and LoD of ``other`` (Paddle's ShareMeta)."""
         self.dims = tuple(other.dims)
         self.dtype = other.dtype
         self.layout = other.layout
+        self.lod = getattr(other, "lod", ())
+
+    def share_lod(self, other) -> None:
+        """Take the LoD of ``other`` (Paddle's share_lod: the output keeps the input's
+        sequences); nothing at compile time or for a missing input."""
+        if other is not None:
+            self.lod = getattr(other, "lod", ())
 
     @property
     def numel(self) -> int:

@@ -52,6 +52,7 @@ def elementwise_infer_meta(x, y, out) -> None:
     out.set_dims(broadcast_dims(x.dims, y.dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 def _batch_dim(a: int, b: int, x_dims, y_dims) -> int:
@@ -149,6 +150,7 @@ def elementwise_raw_infer_meta(x, y, axis: int, out) -> None:
     out.set_dims(elementwise_raw_dims(x.dims, y.dims, axis))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 def _flat2(dims, num_col_dims: int, what: str) -> tuple[int, int]:
@@ -180,6 +182,7 @@ def matmul_with_flatten_infer_meta(x, y, x_num_col_dims: int, y_num_col_dims: in
     out.set_dims(tuple(x.dims[:x_num_col_dims]) + tuple(y.dims[y_num_col_dims:]))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 __all__ += ["elementwise_raw_dims", "elementwise_raw_infer_meta",

@@ -57,6 +57,7 @@ def cast_infer_meta(x, dtype: DataType, out) -> None:
     out.set_dims(x.dims)
     out.set_dtype(dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 def create_like_infer_meta(x, dtype: DataType, out) -> None:

@@ -3,9 +3,9 @@ corpus's list) either runs here or reports itself unavailable
 (fluid_compat/operators/unavailable.py): issue 11's families (dense, fused, quantization) and
 issue 12's (sequence / LoD, detection, io / random / control, communication).
 
-NOT_YET and NOT_YET_12 list the ops still missing; they may only shrink: an op that starts to run must leave
-it (the test fails otherwise, so the list never overstates what is missing), and an op that
-is neither runnable nor listed fails the test.
+NOT_YET and NOT_YET_12 list the ops still missing; they may only shrink: an op that starts to
+run must leave them (the test fails otherwise, so the lists never overstate what is missing),
+and an op that is neither runnable nor listed fails the test.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ NOT_YET_12 = frozenset({
     "generate_proposal_labels", "generate_proposals", "generate_proposals_v2", "global_gather",
     "global_scatter", "gru_unit", "hierarchical_sigmoid", "im2sequence", "iou_similarity",
     "limit_by_capacity", "linear_chain_crf", "load", "load_combine", "locality_aware_nms",
-    "lod_reset", "match_matrix_tensor", "matrix_nms", "memcpy", "memcpy_d2h", "memcpy_h2d",
+    "match_matrix_tensor", "matrix_nms", "memcpy", "memcpy_d2h", "memcpy_h2d",
     "mine_hard_examples", "mp_allreduce_sum", "multiclass_nms", "multiclass_nms2",
     "multiclass_nms3", "multinomial", "nce", "nms", "nop", "number_count", "partial_allgather",
     "partial_concat", "partial_recv", "partial_send", "partial_sum", "poisson",

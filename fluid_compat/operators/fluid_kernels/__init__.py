@@ -17,3 +17,4 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     unary2,
     window,
 )
+from fluid_compat.operators.fluid_kernels import lod  # noqa: F401 - the LoD core: lod_reset
