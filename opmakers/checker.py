@@ -68,6 +68,13 @@ def _table_for(proto: OpProto, runtime: tuple[AttrProto, ...]) -> _Table:
     return table
 
 
+#: attributes Paddle's own program passes write onto ops whose OpProto does not declare them;
+#: Paddle's OpDesc keeps them and programs saved after the pass carry them (the bfloat16 AMP
+#: rewrite, decorate_bf16, sets mkldnn_data_type="bfloat16" on mul), so they are accepted and
+#: kept on every op (a deliberate exception to "unknown attributes raise", docs/design.md)
+PASS_ATTRS = frozenset({"mkldnn_data_type"})
+
+
 def check_attrs(proto: OpProto, attrs: Mapping[str, Any],
                 runtime_attrs: Sequence[AttrProto] | None = None, *,
                 unknown: str = "raise") -> dict[str, Any]:
@@ -91,6 +98,9 @@ def check_attrs(proto: OpProto, attrs: Mapping[str, Any],
     extra: dict[str, Any] = {}
     for name in attrs:
         if name not in entries:
+            if name in PASS_ATTRS:  # written by Paddle's own passes onto any op: kept
+                extra[name] = attrs[name]
+                continue
             if unknown == "raise":
                 raise InvalidArgument(_unknown_message(table, name))
             if unknown == "keep":
