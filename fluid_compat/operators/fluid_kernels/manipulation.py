@@ -75,7 +75,7 @@ class ShuffleChannelKernel(FluidKernel):
 
 
 @register_fluid_kernel("fill_zeros_like", "CPU", ("float32", "float64", "int32", "int64",
-                                                  "bool"))
+                                                  "bool", "complex64", "complex128"))
 class FillZerosLikeKernel(FluidKernel):
     """Out = zeros shaped and typed as X."""
 
