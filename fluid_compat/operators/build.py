@@ -30,6 +30,10 @@ def make_operator(index: int, op_desc, where: str = "", *, pins=None, shadow=Non
         get_op_info(op_desc.type)
     except NotFound as exc:
         raise NotFound(f"{label}: {exc.message}") from None
+    reason = unavailable_reason(op_desc.type)
+    if reason is not None and not has_fluid_kernel(op_desc.type):
+        # an op that cannot run here at all says so first, whatever its attributes
+        raise Unavailable(unavailable_message(label, reason) + " Nothing was run.")
     try:
         op = create_op(op_desc.type, {k: list(v) for k, v in op_desc.inputs.items()},
                        {k: list(v) for k, v in op_desc.outputs.items()}, dict(op_desc.attrs))

@@ -16,6 +16,7 @@ __all__ = ["UNAVAILABLE", "unavailable_message", "unavailable_reason"]
 PROCESS_GROUP = "needs a process group"
 PARAMETER_SERVER = "needs a parameter server"
 GPU_LIBRARY = "needs a GPU-only library"
+NO_CPU_KERNEL = "has no CPU implementation in Paddle"
 
 _WHY = {
     PROCESS_GROUP: "it exchanges tensors with other ranks through the communicator of its "
@@ -25,6 +26,8 @@ _WHY = {
                       "processes",
     GPU_LIBRARY: "Paddle runs it only with a GPU library (nvJPEG for decode_jpeg); its CPU "
                  "registration has no implementation behind it",
+    NO_CPU_KERNEL: "Paddle 2.6.2 registers a CPU kernel that only raises (\"Do not support ... "
+                   "for cpu kernel now\"): it runs on GPUs, within a process group",
 }
 
 #: op type -> why it cannot run here (one of the reasons above)
@@ -35,6 +38,21 @@ UNAVAILABLE: dict[str, str] = {
     **dict.fromkeys(("pull_sparse", "pull_sparse_v2", "pull_gpups_sparse", "push_dense"),
                     PARAMETER_SERVER),
     "decode_jpeg": GPU_LIBRARY,
+    # the communication family (issue 12, item 4): Paddle-made cases in
+    # tools/fixtures/cases/comm.py show what one Paddle process does with each: the collectives
+    # need a gloo / NCCL communicator ("You must initialize the gloo environment first"), the
+    # split / concat ops refuse nranks < 2, the MoE routing ops have no CPU kernel
+    **dict.fromkeys(("c_allreduce_max", "c_allreduce_min", "c_allreduce_prod", "c_allreduce_sum",
+                     "c_reduce_max", "c_reduce_min", "c_reduce_prod", "c_reduce_sum",
+                     "c_broadcast", "c_allgather", "c_concat", "c_split", "c_scatter",
+                     "mp_allreduce_sum", "partial_allgather", "barrier", "send_v2", "recv_v2",
+                     "partial_send", "partial_recv"), PROCESS_GROUP),
+    **dict.fromkeys(("send_and_recv", "distributed_lookup_table", "distributed_push_sparse"),
+                    PARAMETER_SERVER),
+    **dict.fromkeys(("alltoall", "c_identity", "c_reducescatter", "c_softmax_with_cross_entropy",
+                     "global_gather", "global_scatter", "number_count", "assign_pos",
+                     "limit_by_capacity", "prune_gate_by_capacity", "random_routing",
+                     "distributed_fused_lamb", "distributed_fused_lamb_init"), NO_CPU_KERNEL),
 }
 
 

@@ -269,3 +269,8 @@ from phi.infermeta import misc2 as _misc2  # noqa: E402
 from phi.infermeta.misc2 import *  # noqa: E402,F403 - helper misc2's InferMeta
 
 __all__ += list(_misc2.__all__)
+
+from phi.infermeta import comm as _comm  # noqa: E402
+from phi.infermeta.comm import *  # noqa: E402,F403 - local ops of the communication family
+
+__all__ += list(_comm.__all__)

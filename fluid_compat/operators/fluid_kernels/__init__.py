@@ -18,3 +18,4 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
     window,
 )
 from fluid_compat.operators.fluid_kernels import lod  # noqa: F401 - the LoD core: lod_reset
+from fluid_compat.operators.fluid_kernels import comm  # noqa: F401 - partial_concat / sum
