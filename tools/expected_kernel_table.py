@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import fluid_compat.operators.fluid_kernels  # noqa: F401 - modules that declare hooks
+import fluid_compat.operators.fluid_kernels
 import fluid_compat.operators.ops  # noqa: F401
 from fluid_compat.framework.op_registry import _HOOKS
 

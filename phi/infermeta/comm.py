@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from phi.core.errors import InvalidArgument
 
-__all__ = ["c_embedding_infer_meta"]
+__all__ = ["cembedding_infer_meta"]
 
 
-def c_embedding_infer_meta(weight, x, start_index: int, out) -> None:
+def cembedding_infer_meta(weight, x, start_index: int, out) -> None:
     """CEmbeddingInferMeta: ids' dims + [the table's width], the table's dtype."""
     if len(weight.dims) != 2:
         raise InvalidArgument(f"c_embedding: the table W must be 2-D, got dims "

@@ -24,7 +24,7 @@ def _column_slices(ctx):
         if x.shape != xs[0].shape:
             raise InvalidArgument(f"{op}: The shape of all inputs should be same, got "
                                   f"{list(xs[0].shape)} and {list(x.shape)}.")
-    batch, width = xs[0].shape
+    width = xs[0].shape[1]
     start, length = int(ctx.attr("start_index")), int(ctx.attr("length"))
     if not -width <= start < width:
         raise InvalidArgument(f"{op}: The start_index is expected to be in range of [{-width}, "
