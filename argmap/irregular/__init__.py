@@ -20,6 +20,7 @@ from argmap.irregular import (
     manip,
     manipulation,
     nn,
+    random,
     reduction,
 )
 from argmap.registry import MappingFamily
@@ -33,5 +34,6 @@ FAMILIES: tuple[MappingFamily, ...] = (
     manip.FAMILY,
     manipulation.FAMILY,
     nn.FAMILY,
+    random.FAMILY,
     reduction.FAMILY,
 )

@@ -274,3 +274,8 @@ from phi.infermeta import comm as _comm  # noqa: E402
 from phi.infermeta.comm import *  # noqa: E402,F403 - local ops of the communication family
 
 __all__ += list(_comm.__all__)
+
+from phi.infermeta import random_ops as _random_ops  # noqa: E402
+from phi.infermeta.random_ops import *  # noqa: E402,F403 - the random ops of issue 12
+
+__all__ += list(_random_ops.__all__)

@@ -67,20 +67,20 @@ def log_softmax(ctx, x: Tensor, axis: int) -> Tensor:
 
 
 def _dropout_mask(ctx, shape, p: float, seed_tensor, seed: int, fix_seed: bool):
-    """Keep-mask (uint8, 1 = kept) drawn with P(drop) = p.
+    """Keep-mask (uint8, 1 = kept) drawn with P(drop) = p, as Paddle draws it: one
+    std::uniform_real_distribution<float>(0, 1) value per element from an mt19937_64 seeded
+    with the Seed tensor, else ``seed`` when ``fix_seed``, else the process-wide generator
+    (phi/kernels/cpu_random.py): with a seed, Paddle's own mask."""
+    from phi.kernels.cpu_random import engine_for, uniform_real
 
-    Paddle draws std::uniform_real_distribution<float> from an mt19937_64 seeded with the Seed
-    tensor, else ``seed`` when ``fix_seed``, else its global generator; numpy's generator is
-    used here with the same seed choice, so masks are random alike but not bitwise Paddle's.
-    """
     xp = ctx.xp
     seed_data = 0
     if seed_tensor is not None:
         seed_data = int(np.asarray(ctx.to_host(seed_tensor)).reshape(-1)[0])
     elif fix_seed:
         seed_data = seed
-    rng = np.random.default_rng(seed_data if seed_data else None)
-    uniform = rng.random(size=tuple(shape), dtype=np.float32)
+    n = int(np.prod(shape, dtype=np.int64))
+    uniform = uniform_real(engine_for(seed_data), n, 0.0, 1.0, np.float32).reshape(tuple(shape))
     keep = (uniform >= np.float32(p)).astype(np.uint8)
     return ctx.from_host(keep) if xp is not np else keep
 

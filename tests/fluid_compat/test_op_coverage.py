@@ -38,27 +38,24 @@ NOT_YET = frozenset({
 })
 
 NOT_YET_12 = frozenset({
-    "anchor_generator", "assert", "batch_fc", "beam_search", "beam_search_decode", "bernoulli",
+    "anchor_generator", "assert", "batch_fc", "beam_search", "beam_search_decode",
     "bipartite_match", "box_clip", "box_coder", "box_decoder_and_assign", "chunk_eval",
-    "class_center_sample", "collect_fpn_proposals", "correlation", "crf_decoding", "ctc_align",
-    "cvm", "deformable_conv", "deformable_conv_v1", "deformable_psroi_pooling",
-    "density_prior_box", "distribute_fpn_proposals", "dropout_nd", "edit_distance",
-    "exponential", "fetch_v2", "gaussian_random", "generate_proposal_labels",
+    "collect_fpn_proposals", "correlation", "crf_decoding", "ctc_align", "cvm", "deformable_conv",
+    "deformable_conv_v1", "deformable_psroi_pooling", "density_prior_box",
+    "distribute_fpn_proposals", "edit_distance", "fetch_v2", "generate_proposal_labels",
     "generate_proposals", "generate_proposals_v2", "gru_unit", "hierarchical_sigmoid",
     "im2sequence", "iou_similarity", "linear_chain_crf", "load", "load_combine",
     "locality_aware_nms", "match_matrix_tensor", "matrix_nms", "memcpy", "memcpy_d2h",
     "memcpy_h2d", "mine_hard_examples", "multiclass_nms", "multiclass_nms2", "multiclass_nms3",
-    "multinomial", "nce", "nms", "nop", "poisson", "polygon_box_transform", "prior_box",
-    "psroi_pool", "pull_box_extended_sparse", "pull_box_sparse", "pyramid_hash", "randint",
-    "randperm", "rank_attention", "read_file", "retinanet_detection_output",
-    "retinanet_target_assign", "roi_align", "roi_pool", "row_conv", "rpn_target_assign",
-    "run_program", "sampling_id", "save", "save_combine", "seed", "sequence_concat",
+    "nce", "nms", "nop", "polygon_box_transform", "prior_box", "psroi_pool",
+    "pull_box_extended_sparse", "pull_box_sparse", "pyramid_hash", "rank_attention", "read_file",
+    "retinanet_detection_output", "retinanet_target_assign", "roi_align", "roi_pool", "row_conv",
+    "rpn_target_assign", "run_program", "save", "save_combine", "seed", "sequence_concat",
     "sequence_conv", "sequence_enumerate", "sequence_erase", "sequence_expand",
     "sequence_expand_as", "sequence_mask", "sequence_pad", "sequence_pool", "sequence_reshape",
     "sequence_reverse", "sequence_scatter", "sequence_slice", "sequence_softmax",
     "sequence_unpad", "share_buffer", "share_data", "shuffle_batch", "tdm_child", "tdm_sampler",
-    "truncated_gaussian_random", "uniform_random", "uniform_random_batch_size_like",
-    "uniform_random_inplace", "var_conv_2d", "warpctc", "yolo_box", "yolov3_loss",
+    "var_conv_2d", "warpctc", "yolo_box", "yolov3_loss",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:
