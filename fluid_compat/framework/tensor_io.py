@@ -50,6 +50,7 @@ __all__ = [
     "serialize_combined_params",
     "tensor_from_bytes",
     "tensor_to_bytes",
+    "tensors_from_bytes",
     "write_tensor",
 ]
 
@@ -210,6 +211,20 @@ def tensor_from_bytes(
             path=source,
         )
     return result
+
+
+def tensors_from_bytes(
+    data: bytes | bytearray | memoryview, *, source: str | None = None
+) -> list[tuple[np.ndarray, LoD]]:
+    """Every record of ``data``, in order (a file written by Paddle's ``save_combine`` op)."""
+    src = _BufferSource(data)
+    out = []
+    try:
+        while src.remaining():
+            out.append(_read_record(src, copy=True))
+    except _Corrupt as e:
+        raise ProgramFileError(f"record {len(out)}: {e}", path=source) from None
+    return out
 
 
 def tensor_to_bytes(array: np.ndarray, lod: Sequence[Sequence[int]] = ()) -> bytes:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 from phi.common.place import Place
-from phi.core.errors import InvalidArgument, PreconditionNotMet
+from phi.common.data_type import DataType
+from phi.core.errors import InvalidArgument, NotFound, PreconditionNotMet
 from phi.core.tensor import DenseTensor
 
 from fluid_compat.framework.op_registry import op_hooks
@@ -135,6 +136,38 @@ class SelectOutputOp(OperatorBase):
         var.value = _tensor(self, scope, "X")
 
 
+class AssertOp(OperatorBase):
+    """Raises when Cond (one bool) is false, naming the condition and summarising Data (the
+    first ``summarize`` values of each, all with -1), as Paddle's AssertOp."""
+
+    def run_impl(self, scope, place) -> None:
+        names = self.inputs.get("Cond", ())
+        var = scope.find_var(names[0]) if names else None
+        cond = getattr(var, "value", None)
+        if not isinstance(cond, DenseTensor) or cond.data is None:
+            raise NotFound("assert: Input(Condition) of AssertOp is not initialized.")
+        if cond.numel != 1 or cond.dtype is not DataType.BOOL:
+            raise InvalidArgument(f"assert: The numel of Input(Condition) of AssertOp must be 1 "
+                                  f"and its dtype bool, got dims {list(cond.dims)} "
+                                  f"{cond.dtype}.")
+        if bool(np.asarray(cond.numpy()).reshape(-1)[0]):
+            return
+        summarize = int(self.attrs.get("summarize", -1))
+        lines = []
+        for name in self.inputs.get("Data", ()):
+            v = scope.find_var(name)
+            t = getattr(v, "value", None)
+            if isinstance(t, DenseTensor) and t.data is not None:
+                flat = np.asarray(t.numpy()).reshape(-1)
+                shown = flat if summarize < 0 else flat[:summarize]
+                lines.append(f"{name}: dims {list(t.dims)} {t.dtype} data "
+                             f"{shown.tolist()}")
+        detail = ("; " + "; ".join(lines)) if lines else ""
+        raise InvalidArgument(f"The condition variable '{names[0]}' of AssertOp must be true, "
+                              f"but received false{detail}")
+
+
+op_hooks("assert", operator_class=AssertOp)
 op_hooks("while", operator_class=WhileOp)
 op_hooks("conditional_block", operator_class=ConditionalBlockOp)
 op_hooks("select_input", operator_class=SelectInputOp)

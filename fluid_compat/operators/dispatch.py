@@ -497,7 +497,7 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
     for (slot, is_vector, n), r, m in zip(outputs, result, metas, strict=True):
         if not n:
             continue
-        arrays = r if is_vector else (r,)
+        arrays = ([None] * n if r is None else r) if is_vector else (r,)
         ms = m if is_vector else (m,)
         if len(arrays) != n:
             raise PreconditionNotMet(
@@ -505,6 +505,9 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
                 f"{len(arrays)} tensors for output `{slot}`, the op has {n} variables.")
         out = []
         for a, mt in zip(arrays, ms, strict=True):
+            if a is None:  # the kernel leaves this output as it is (nop)
+                out.append(None)
+                continue
             lod = mt.lod
             if type(a) is DenseTensor:  # a LoDTensor output: the kernel set its LoD
                 lod = a.lod

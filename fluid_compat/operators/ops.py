@@ -351,6 +351,14 @@ def _unbind_outputs(attrs, inputs) -> dict[str, int]:
 
 op_hooks("broadcast_tensors", output_counts=_by_input_count("X", "Out"))
 op_hooks("meshgrid", output_counts=_by_input_count("X", "Out"))
+
+
+def _share_buffer_outputs(attrs, inputs) -> dict[str, int]:
+    n = len(inputs.get("X") or ())
+    return {"Out": n, "XOut": n}
+
+
+op_hooks("share_buffer", output_counts=_share_buffer_outputs)
 op_hooks("unbind", output_counts=_unbind_outputs)
 # quantization ops (fake_quantize_op.cc, quantize_linear_op.cc, fake_dequantize_op.cc, ...):
 # IndicateVarDataType of their data input; Scale / ZeroPoint / Iter / Dict / Ids keep theirs

@@ -17,6 +17,7 @@ PROCESS_GROUP = "needs a process group"
 PARAMETER_SERVER = "needs a parameter server"
 GPU_LIBRARY = "needs a GPU-only library"
 NO_CPU_KERNEL = "has no CPU implementation in Paddle"
+DYGRAPH = "runs a dygraph-to-static program"
 
 _WHY = {
     PROCESS_GROUP: "it exchanges tensors with other ranks through the communicator of its "
@@ -26,6 +27,9 @@ _WHY = {
                       "processes",
     GPU_LIBRARY: "Paddle runs it only with a GPU library (nvJPEG for decode_jpeg); its CPU "
                  "registration has no implementation behind it",
+    DYGRAPH: "run_program executes a paddle.jit.to_static program inside Paddle's dygraph "
+             "engine (its Params, OutScope and forward / backward blocks come from a dygraph "
+             "Layer); static programs saved for inference never hold it",
     NO_CPU_KERNEL: "Paddle 2.6.2 registers a CPU kernel that only raises (\"Do not support ... "
                    "for cpu kernel now\"): it runs on GPUs, within a process group",
 }
@@ -53,6 +57,7 @@ UNAVAILABLE: dict[str, str] = {
                      "global_gather", "global_scatter", "number_count", "assign_pos",
                      "limit_by_capacity", "prune_gate_by_capacity", "random_routing",
                      "distributed_fused_lamb", "distributed_fused_lamb_init"), NO_CPU_KERNEL),
+    "run_program": DYGRAPH,
 }
 
 
