@@ -528,3 +528,26 @@ op_hooks("check_memory_continue", get_expected_kernel_type=expected_from_var("X"
          output_counts=_one_out_per_x)
 # data: the dtype attribute (proto-numbered)
 op_hooks("data", get_expected_kernel_type=expected_from_attr("dtype"))
+
+
+def _counts_like(**slots):
+    """output_counts: each output slot holds as many variables as its input slot."""
+
+    def counts(attrs, inputs) -> dict[str, int]:
+        return {out: len(inputs.get(src) or ()) for out, src in slots.items()}
+
+    return counts
+
+
+# optimizer ops update their inputs in place (ParamOut is Param's variable in programs)
+for _op, _pairs in {
+    "sgd": {"ParamOut": "Param", "MasterParamOut": "MasterParam"},
+    "momentum": {"ParamOut": "Param", "VelocityOut": "Velocity", "MasterParamOut": "MasterParam"},
+    "merged_momentum": {"ParamOut": "Param", "VelocityOut": "Velocity",
+                        "MasterParamOut": "MasterParam"},
+    "lars_momentum": {"ParamOut": "Param", "VelocityOut": "Velocity",
+                      "MasterParamOut": "MasterParam"},
+}.items():
+    op_hooks(_op, inplace=_pairs)
+op_hooks("check_finite_and_unscale", output_counts=_counts_like(Out="X"))
+op_hooks("update_loss_scaling", output_counts=_counts_like(Out="X"))

@@ -284,3 +284,8 @@ from phi.infermeta import io_ops as _io_ops  # noqa: E402
 from phi.infermeta.io_ops import *  # noqa: E402,F403 - nop, share_buffer (issue 12)
 
 __all__ += list(_io_ops.__all__)
+
+from phi.infermeta import optimizers as _optimizers  # noqa: E402
+from phi.infermeta.optimizers import *  # noqa: E402,F403 - optimizer ops (issue 13)
+
+__all__ += list(_optimizers.__all__)

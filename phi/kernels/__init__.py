@@ -59,3 +59,4 @@ from phi.kernels import misc2  # noqa: F401 - npu_identity, shadow_output of hel
 from phi.kernels import comm  # noqa: F401 - c_embedding (communication family, local)
 from phi.kernels import random_ops  # noqa: F401 - the random ops of issue 12
 from phi.kernels import io_ops  # noqa: F401 - memcpy*, nop, share_buffer (issue 12)
+from phi.kernels import optimizers  # noqa: F401 - optimizer update rules (issue 13)

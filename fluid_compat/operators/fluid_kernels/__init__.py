@@ -21,3 +21,4 @@ from fluid_compat.operators.fluid_kernels import lod  # noqa: F401 - the LoD cor
 from fluid_compat.operators.fluid_kernels import comm  # noqa: F401 - partial_concat / sum
 from fluid_compat.operators.fluid_kernels import random  # noqa: F401 - random ops' hooks
 from fluid_compat.operators.fluid_kernels import io_ops  # noqa: F401 - save / load, assert
+from fluid_compat.operators.fluid_kernels import optimizers  # noqa: F401 - ftrl, proximal_gd
