@@ -324,7 +324,10 @@ def adamax(ctx, param: Tensor, grad: Tensor, learning_rate: Tensor, moment: Tens
     t = param.dtype.type
     p_dtype = param.dtype
     m = _f(beta1, p_dtype) * moment + (t(1) - _f(beta1, p_dtype)) * grad
-    u = np.maximum(_f(beta2, p_dtype) * inf_norm + _f(epsilon, p_dtype), np.abs(grad))
+    # Eigen's |g|.cwiseMax(b2 u + eps): |g| < a ? a : |g| (a NaN on the right loses)
+    a = _f(beta2, p_dtype) * inf_norm + _f(epsilon, p_dtype)
+    absg = np.abs(grad)
+    u = np.where(absg < a, a, absg)
     lr_t = _lr(learning_rate, param.dtype) / (t(1) - _s(beta1_pow, param.dtype))
     p = param - lr_t * (m / u)
     return p.astype(param.dtype), m.astype(param.dtype), u.astype(param.dtype), None
@@ -375,12 +378,16 @@ def rmsprop(ctx, param: Tensor, mean_square: Tensor, grad: Tensor, moment: Tenso
 
 @register_kernel("clip_by_norm", "CPU", dtypes=["float32"])
 def clip_by_norm(ctx, x: Tensor, max_norm: float) -> Tensor:
-    """x * max_norm / ||x|| when ||x|| > max_norm, else x."""
+    """x * s with Paddle's s = [n <= m] + (1 - [n <= m]) * m / (n + eps), n = ||x||, m =
+    max_norm, eps = 1e-6 when n <= 1e-30 (so a NaN norm gives NaN everywhere, as in Paddle)."""
     t = x.dtype.type
-    p_dtype = x.dtype
-    norm = np.sqrt(np.sum(x * x, dtype=x.dtype))
-    scale = _f(max_norm, p_dtype) / norm if norm > _f(max_norm, p_dtype) else t(1)
-    return (x * scale).astype(x.dtype)
+    with np.errstate(all="ignore"):
+        norm = np.sqrt(np.sum(x * x, dtype=x.dtype))
+        m = _f(max_norm, x.dtype)
+        inside = t(1) if norm <= m else t(0)
+        eps = t(1e-6) if norm <= t(1e-30) else t(0)
+        scale = inside + (t(1) - inside) * m / (norm + eps)
+        return (x * scale).astype(x.dtype)
 
 
 @register_kernel("check_finite_and_unscale", "CPU", dtypes=_F,
