@@ -289,3 +289,8 @@ from phi.infermeta import optimizers as _optimizers  # noqa: E402
 from phi.infermeta.optimizers import *  # noqa: E402,F403 - optimizer ops (issue 13)
 
 __all__ += list(_optimizers.__all__)
+
+from phi.infermeta import sequence_mask as _sequence_mask  # noqa: E402
+from phi.infermeta.sequence_mask import *  # noqa: E402,F403 - sequence_mask
+
+__all__ += list(_sequence_mask.__all__)

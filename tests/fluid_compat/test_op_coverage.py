@@ -48,11 +48,10 @@ NOT_YET_12 = frozenset({
     "multiclass_nms", "multiclass_nms2", "multiclass_nms3", "nce", "nms", "polygon_box_transform",
     "prior_box", "psroi_pool", "pull_box_extended_sparse", "pull_box_sparse", "pyramid_hash",
     "rank_attention", "retinanet_detection_output", "retinanet_target_assign", "roi_align",
-    "roi_pool", "row_conv", "rpn_target_assign", "sequence_concat", "sequence_conv",
-    "sequence_enumerate", "sequence_erase", "sequence_expand", "sequence_expand_as",
-    "sequence_mask", "sequence_pad", "sequence_pool", "sequence_reshape", "sequence_reverse",
-    "sequence_scatter", "sequence_slice", "sequence_softmax", "sequence_unpad", "shuffle_batch",
-    "tdm_child", "tdm_sampler", "var_conv_2d", "warpctc", "yolo_box", "yolov3_loss",
+    "roi_pool", "row_conv", "rpn_target_assign", "sequence_conv", "sequence_expand",
+    "sequence_expand_as", "sequence_pad", "sequence_pool", "sequence_softmax", "sequence_unpad",
+    "shuffle_batch", "tdm_child", "tdm_sampler", "var_conv_2d", "warpctc", "yolo_box",
+    "yolov3_loss",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:

@@ -1,0 +1,187 @@
+"""Fluid kernels of sequence ops over LoD tensors that Paddle 2.6.2 runs as STRUCTURE kernels
+(paddle/fluid/operators/sequence_ops/*): sequence_reverse, sequence_concat, sequence_slice,
+sequence_reshape, sequence_enumerate, sequence_erase, sequence_scatter.  Each reads the
+offsets of the input's LoD (``ctx.input(slot).lod``) and sets its output's as Paddle does."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+from phi.core.errors import InvalidArgument
+
+from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
+
+__all__: list[str] = []
+
+_NUM = ("float32", "float64", "int32", "int64")
+
+
+def _level(ctx, slot: str = "X", *, one_level: bool = False) -> tuple[int, ...]:
+    """The offsets the op works on: the last LoD level of input ``slot``."""
+    t = ctx.input(slot)
+    if t is None or t.data is None:
+        raise InvalidArgument(f"{ctx.type}: Input({slot}) is not initialized.")
+    if not t.lod:
+        raise InvalidArgument(f"{ctx.type}: Input({slot}) of {ctx.type} must hold a LoD "
+                              "(sequence offsets), it has none.")
+    if one_level and len(t.lod) != 1:
+        raise InvalidArgument(f"{ctx.type}: only one level of LoD is supported, but Input("
+                              f"{slot}) has {len(t.lod)} levels.")
+    return t.lod[-1]
+
+
+def _offsets(lengths) -> tuple[int, ...]:
+    return tuple(int(v) for v in np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]))
+
+
+@register_fluid_kernel("sequence_reverse", "CPU", (*_NUM, "uint8"))
+class SequenceReverseKernel(FluidKernel):
+    """Each sequence's rows in reverse order; the LoD stays."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        level = _level(ctx, one_level=True)
+        if x.ndim < 1 or level[-1] != x.shape[0]:
+            raise InvalidArgument("sequence_reverse: the LoD must end at the rows of X.")
+        index = np.concatenate([np.arange(b - 1, a - 1, -1) for a, b in pairwise(level)]
+                               + [np.empty(0, np.int64)]).astype(np.int64)
+        ctx.set_output("Y", x[index], lod=ctx.input("X").lod)
+
+
+@register_fluid_kernel("sequence_concat", "CPU", _NUM)
+class SequenceConcatKernel(FluidKernel):
+    """Sequence i of Out is sequence i of every X, one after the other."""
+
+    def compute(self, ctx) -> None:
+        xs = ctx.multi_input("X")
+        levels = []
+        for i, t in enumerate(xs):
+            if t is None or not t.lod:
+                raise InvalidArgument(f"sequence_concat: Input(X)[{i}] must hold a LoD.")
+            levels.append(t.lod[-1])
+        n = len(levels[0]) - 1
+        if any(len(lv) - 1 != n for lv in levels):
+            raise InvalidArgument(f"sequence_concat: every X must hold the same number of "
+                                  f"sequences, got {[len(lv) - 1 for lv in levels]}.")
+        tails = {t.data.shape[1:] for t in xs}
+        if len(tails) != 1:
+            raise InvalidArgument(f"sequence_concat: the inputs' dims after the first must "
+                                  f"match, got {sorted(tails)}.")
+        parts, lengths = [], []
+        for s in range(n):
+            total = 0
+            for t, lv in zip(xs, levels, strict=True):
+                parts.append(t.data[lv[s]:lv[s + 1]])
+                total += lv[s + 1] - lv[s]
+            lengths.append(total)
+        out = np.concatenate(parts) if parts else xs[0].data[:0]
+        ctx.set_output("Out", out, lod=(_offsets(lengths),))
+
+
+@register_fluid_kernel("sequence_slice", "CPU", _NUM)
+class SequenceSliceKernel(FluidKernel):
+    """Sequence i of Out is rows [Offset[i], Offset[i] + Length[i]) of sequence i of X."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        level = _level(ctx)
+        offset = np.asarray(ctx.input_array("Offset")).reshape(-1).astype(np.int64)
+        length = np.asarray(ctx.input_array("Length")).reshape(-1).astype(np.int64)
+        n = len(level) - 1
+        if offset.size != n or length.size != n:
+            raise InvalidArgument(f"sequence_slice: Offset and Length must hold one value per "
+                                  f"sequence ({n}), got {offset.size} and {length.size}.")
+        parts = []
+        for i in range(n):
+            if offset[i] < 0 or length[i] < 0:
+                raise InvalidArgument("sequence_slice: The offset and length must be "
+                                      f"non-negative, got {offset[i]} and {length[i]}.")
+            if offset[i] + length[i] > level[i + 1] - level[i]:
+                raise InvalidArgument(f"sequence_slice: The sum of offset[{i}] and length[{i}] "
+                                      f"({offset[i] + length[i]}) exceeds the length of "
+                                      f"sequence {i} ({level[i + 1] - level[i]}).")
+            start = level[i] + offset[i]
+            parts.append(x[start:start + length[i]])
+        out = np.concatenate(parts) if parts else x[:0]
+        ctx.set_output("Out", out, lod=(_offsets(length),))
+
+
+@register_fluid_kernel("sequence_reshape", "CPU", _NUM)
+class SequenceReshapeKernel(FluidKernel):
+    """Each sequence's L x D values re-rowed into rows of new_dim."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        level = _level(ctx, one_level=True)
+        new_dim = int(ctx.attr("new_dim"))
+        if x.ndim != 2:
+            raise InvalidArgument(f"sequence_reshape: Input(X) must be 2-D, got dims "
+                                  f"{list(x.shape)}.")
+        width = x.shape[1]
+        out_level = [0]
+        for a, b in pairwise(level):
+            if ((b - a) * width) % new_dim:
+                raise InvalidArgument(
+                    "sequence_reshape: Please make sure (sequence_length * dimension) can be "
+                    f"divided by context Attr(new_dim) with no remainder for each sequence; "
+                    f"sequence length {b - a}, dimension {width}, new_dim {new_dim}.")
+            out_level.append(out_level[-1] + (b - a) * width // new_dim)
+        ctx.set_output("Out", x.reshape(-1, new_dim), lod=(tuple(out_level),))
+
+
+@register_fluid_kernel("sequence_enumerate", "CPU", ("int32", "int64"))
+class SequenceEnumerateKernel(FluidKernel):
+    """Row j of a sequence becomes its next win_size ids, pad_value past the sequence's end."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        level = _level(ctx)
+        win = int(ctx.attr("win_size"))
+        if win <= 0:
+            raise InvalidArgument(f"sequence_enumerate: win_size must be positive, got {win}.")
+        flat = x.reshape(-1)
+        out = np.full((flat.size, win), ctx.attr("pad_value"), dtype=x.dtype)
+        for a, b in pairwise(level):
+            for j in range(a, b):
+                take = min(win, b - j)
+                out[j, :take] = flat[j:j + take]
+        ctx.set_output("Out", out, lod=ctx.input("X").lod)
+
+
+@register_fluid_kernel("sequence_erase", "CPU", ("int32", "int64"))
+class SequenceEraseKernel(FluidKernel):
+    """The rows whose id is one of ``tokens`` removed; the LoD shrinks accordingly."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        level = _level(ctx, one_level=True)
+        keep = ~np.isin(x.reshape(-1), np.asarray(ctx.attr("tokens"), dtype=x.dtype))
+        kept = np.concatenate([[0], np.cumsum(keep, dtype=np.int64)])
+        out_level = tuple(int(kept[o]) for o in level)
+        ctx.set_output("Out", x.reshape(-1)[keep].reshape(-1, 1), lod=(out_level,))
+
+
+@register_fluid_kernel("sequence_scatter", "CPU", _NUM)
+class SequenceScatterKernel(FluidKernel):
+    """Out = X with Updates added at (sequence i, Ids) for each sequence i of Ids."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        ids = np.asarray(ctx.input_array("Ids")).reshape(-1).astype(np.int64)
+        updates = np.asarray(ctx.input_array("Updates")).reshape(-1)
+        level = _level(ctx, "Ids")
+        if updates.size != ids.size:
+            raise InvalidArgument(f"sequence_scatter: Ids and Updates must hold as many values, "
+                                  f"got {ids.size} and {updates.size}.")
+        if len(level) - 1 != x.shape[0]:
+            raise InvalidArgument(f"sequence_scatter: Ids holds {len(level) - 1} sequences, X "
+                                  f"has {x.shape[0]} rows.")
+        out = x.copy()
+        for i, (a, b) in enumerate(pairwise(level)):
+            cols = ids[a:b]
+            if cols.size and (cols.min() < 0 or cols.max() >= x.shape[1]):
+                raise InvalidArgument(f"sequence_scatter: an id of sequence {i} is out of "
+                                      f"[0, {x.shape[1]}).")
+            np.add.at(out[i], cols, updates[a:b].astype(x.dtype))
+        ctx.set_output("Out", out)
