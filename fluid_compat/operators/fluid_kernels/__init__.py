@@ -23,3 +23,4 @@ from fluid_compat.operators.fluid_kernels import random  # noqa: F401 - random o
 from fluid_compat.operators.fluid_kernels import io_ops  # noqa: F401 - save / load, assert
 from fluid_compat.operators.fluid_kernels import optimizers  # noqa: F401 - ftrl, proximal_gd
 from fluid_compat.operators.fluid_kernels import sequence_lod  # noqa: F401 - sequence ops on LoD
+from fluid_compat.operators.fluid_kernels import detection_tail  # noqa: F401 - iou_similarity ...

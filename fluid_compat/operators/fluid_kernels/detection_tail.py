@@ -1,0 +1,191 @@
+"""Fluid kernels of detection helper ops Paddle 2.6.2 runs as STRUCTURE kernels
+(paddle/fluid/operators/detection/*): iou_similarity, box_clip, polygon_box_transform,
+bipartite_match, box_decoder_and_assign."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+from phi.common.data_type import DataType
+from phi.core.errors import InvalidArgument
+
+from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
+
+__all__: list[str] = []
+
+_F = ("float32", "float64")
+_EPS = 1e-6  # Paddle's kEPS: a distance below it never matches
+
+
+def _boxes(ctx, slot: str) -> np.ndarray:
+    b = ctx.input_array(slot)
+    if b.shape[-1] != 4:
+        raise InvalidArgument(f"{ctx.type}: the last dim of Input({slot}) must be 4 (xmin, "
+                              f"ymin, xmax, ymax), got dims {list(b.shape)}.")
+    return b
+
+
+@register_fluid_kernel("iou_similarity", "CPU", _F)
+class IouSimilarityKernel(FluidKernel):
+    """Out[i, j] = IoU(X[i], Y[j]); pixel boxes (box_normalized false) count +1 per side."""
+
+    def compute(self, ctx) -> None:
+        x, y = _boxes(ctx, "X"), _boxes(ctx, "Y")
+        t = x.dtype.type
+        norm = t(0) if ctx.attr("box_normalized") else t(1)
+        a = x[:, None, :]
+        b = y[None, :, :]
+        area_a = (a[..., 2] - a[..., 0] + norm) * (a[..., 3] - a[..., 1] + norm)
+        area_b = (b[..., 2] - b[..., 0] + norm) * (b[..., 3] - b[..., 1] + norm)
+        iw = np.maximum(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0])
+                        + norm, t(0))
+        ih = np.maximum(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1])
+                        + norm, t(0))
+        inter = iw * ih
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out = inter / (area_a + area_b - inter)
+        ctx.set_output("Out", out.astype(x.dtype), lod=ctx.input("X").lod)
+
+
+@register_fluid_kernel("box_clip", "CPU", _F)
+class BoxClipKernel(FluidKernel):
+    """Boxes of image i (Input's LoD) clipped to [0, round(w / scale) - 1] x
+    [0, round(h / scale) - 1], ImInfo[i] = (h, w, scale)."""
+
+    def compute(self, ctx) -> None:
+        boxes = _boxes(ctx, "Input")
+        info = ctx.input_array("ImInfo")
+        t = ctx.input("Input")
+        level = t.lod[-1] if t.lod else (0, boxes.shape[0])
+        if len(level) - 1 != info.shape[0]:
+            raise InvalidArgument(f"box_clip: Input holds {len(level) - 1} images (its LoD), "
+                                  f"ImInfo {info.shape[0]}.")
+        out = boxes.copy()
+        for i, (a, b) in enumerate(pairwise(level)):
+            h, w, scale = info[i, 0], info[i, 1], info[i, 2]
+            tt = boxes.dtype.type
+            im_w = tt(np.sign(w / scale) * np.floor(np.abs(w / scale) + 0.5))  # std::round
+            im_h = tt(np.sign(h / scale) * np.floor(np.abs(h / scale) + 0.5))
+            part = out[a:b]
+            part[..., 0::2] = np.clip(part[..., 0::2], 0, im_w - 1)
+            part[..., 1::2] = np.clip(part[..., 1::2], 0, im_h - 1)
+        ctx.set_output("Output", out, lod=t.lod)
+
+
+@register_fluid_kernel("polygon_box_transform", "CPU", _F)
+class PolygonBoxTransformKernel(FluidKernel):
+    """Geometry offsets to coordinates: 4 * w - x on even channels, 4 * h - x on odd ones."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("Input")
+        if x.ndim != 4:
+            raise InvalidArgument(f"polygon_box_transform: Input must be 4-D (N, C, H, W), got "
+                                  f"dims {list(x.shape)}.")
+        _, c, h, w = x.shape
+        t = x.dtype.type
+        cols = (np.arange(w, dtype=x.dtype) * t(4))[None, None, None, :]
+        rows = (np.arange(h, dtype=x.dtype) * t(4))[None, None, :, None]
+        even = (np.arange(c) % 2 == 0)[None, :, None, None]
+        ctx.set_output("Output", np.where(even, cols - x, rows - x).astype(x.dtype))
+
+
+def _bipartite(dist: np.ndarray, indices: np.ndarray, match: np.ndarray) -> None:
+    """Greedy bipartite matching: the largest remaining distance first (ties: the first
+    column, then the first row met)."""
+    rows = list(range(dist.shape[0]))
+    while rows:
+        best, bi, bj = -1.0, -1, -1
+        for j in range(dist.shape[1]):
+            if indices[j] != -1:
+                continue
+            for i in rows:
+                d = dist[i, j]
+                if d < _EPS:
+                    continue
+                if d > best:
+                    best, bi, bj = d, i, j
+        if bj == -1:
+            break
+        indices[bj], match[bj] = bi, best
+        rows.remove(bi)
+
+
+@register_fluid_kernel("bipartite_match", "CPU", _F)
+class BipartiteMatchKernel(FluidKernel):
+    """Per batch item (DistMat's LoD: rows = ground truths, cols = predictions): bipartite
+    matching, then with per_prediction each unmatched column takes its best row at or above
+    dist_threshold.  Unmatched: index -1, distance 0."""
+
+    def compute(self, ctx) -> None:
+        dist = ctx.input_array("DistMat")
+        if dist.ndim != 2:
+            raise InvalidArgument(f"bipartite_match: DistMat must be 2-D, got dims "
+                                  f"{list(dist.shape)}.")
+        t = ctx.input("DistMat")
+        level = t.lod[-1] if t.lod else (0, dist.shape[0])
+        n, cols = len(level) - 1, dist.shape[1]
+        indices = np.full((n, cols), -1, np.int32)
+        match = np.zeros((n, cols), dist.dtype)
+        threshold = dist.dtype.type(ctx.attr("dist_threshold"))
+        per_prediction = ctx.attr("match_type") == "per_prediction"
+        for k, (a, b) in enumerate(pairwise(level)):
+            d = dist[a:b]
+            _bipartite(d, indices[k], match[k])
+            if not per_prediction:
+                continue
+            for j in range(cols):
+                if indices[k, j] != -1:
+                    continue
+                best, bi = -1.0, -1
+                for i in range(d.shape[0]):
+                    v = d[i, j]
+                    if v < _EPS:
+                        continue
+                    if v >= threshold and v > best:
+                        best, bi = v, i
+                if bi != -1:
+                    indices[k, j], match[k, j] = bi, best
+        ctx.set_output("ColToRowMatchIndices", indices, DataType.INT32)
+        ctx.set_output("ColToRowMatchDist", match)
+
+
+@register_fluid_kernel("box_decoder_and_assign", "CPU", _F)
+class BoxDecoderAndAssignKernel(FluidKernel):
+    """Decode every class's deltas against the prior (pixel boxes, variances, dw / dh capped
+    at box_clip); assign each prior the decoded box of its best non-background class (the
+    prior itself when there is none)."""
+
+    def compute(self, ctx) -> None:
+        prior = _boxes(ctx, "PriorBox")
+        target = ctx.input_array("TargetBox")
+        score = ctx.input_array("BoxScore")
+        var_t = ctx.input("PriorBoxVar")
+        n, classes = score.shape
+        if target.shape != (n, classes * 4):
+            raise InvalidArgument(f"box_decoder_and_assign: TargetBox must be [{n}, "
+                                  f"{classes * 4}], got {list(target.shape)}.")
+        t = prior.dtype.type
+        var = (np.asarray(var_t.data).reshape(-1, 4)[0] if var_t is not None
+               else np.ones(4, prior.dtype))
+        clip = t(ctx.attr("box_clip"))
+        w = prior[:, 2] - prior[:, 0] + t(1)
+        h = prior[:, 3] - prior[:, 1] + t(1)
+        cx = prior[:, 0] + w / t(2)
+        cy = prior[:, 1] + h / t(2)
+        d = target.reshape(n, classes, 4)
+        dx, dy = var[0] * d[..., 0], var[1] * d[..., 1]
+        dw = np.minimum(var[2] * d[..., 2], clip)
+        dh = np.minimum(var[3] * d[..., 3], clip)
+        tcx = dx * w[:, None] + cx[:, None]
+        tcy = dy * h[:, None] + cy[:, None]
+        tw = np.exp(dw) * w[:, None]
+        th = np.exp(dh) * h[:, None]
+        decoded = np.stack([tcx - tw / t(2), tcy - th / t(2), tcx + tw / t(2) - t(1),
+                            tcy + th / t(2) - t(1)], axis=-1).astype(prior.dtype)
+        assign = prior.copy()
+        if classes > 1:
+            best = np.argmax(score[:, 1:], axis=1) + 1
+            assign = decoded[np.arange(n), best]
+        ctx.set_output("DecodeBox", decoded.reshape(n, classes * 4))
+        ctx.set_output("OutputAssignBox", assign.astype(prior.dtype))
