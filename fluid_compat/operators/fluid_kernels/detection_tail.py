@@ -20,7 +20,7 @@ _EPS = 1e-6  # Paddle's kEPS: a distance below it never matches
 
 def _boxes(ctx, slot: str) -> np.ndarray:
     b = ctx.input_array(slot)
-    if b.shape[-1] != 4:
+    if b.ndim < 1 or b.shape[-1] != 4:
         raise InvalidArgument(f"{ctx.type}: the last dim of Input({slot}) must be 4 (xmin, "
                               f"ymin, xmax, ymax), got dims {list(b.shape)}.")
     return b
@@ -32,6 +32,9 @@ class IouSimilarityKernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         x, y = _boxes(ctx, "X"), _boxes(ctx, "Y")
+        if x.ndim != 2 or y.ndim != 2:
+            raise InvalidArgument(f"iou_similarity: X and Y must be 2-D [N, 4], got dims "
+                                  f"{list(x.shape)} and {list(y.shape)}.")
         t = x.dtype.type
         norm = t(0) if ctx.attr("box_normalized") else t(1)
         a = x[:, None, :]
@@ -56,6 +59,9 @@ class BoxClipKernel(FluidKernel):
     def compute(self, ctx) -> None:
         boxes = _boxes(ctx, "Input")
         info = ctx.input_array("ImInfo")
+        if info.ndim != 2 or info.shape[1] != 3:
+            raise InvalidArgument(f"box_clip: ImInfo must be [N, 3] (height, width, scale), "
+                                  f"got dims {list(info.shape)}.")
         t = ctx.input("Input")
         level = t.lod[-1] if t.lod else (0, boxes.shape[0])
         if len(level) - 1 != info.shape[0]:
@@ -161,6 +167,10 @@ class BoxDecoderAndAssignKernel(FluidKernel):
         target = ctx.input_array("TargetBox")
         score = ctx.input_array("BoxScore")
         var_t = ctx.input("PriorBoxVar")
+        if score.ndim != 2 or prior.ndim != 2 or prior.shape[0] != score.shape[0]:
+            raise InvalidArgument(f"box_decoder_and_assign: PriorBox must be [N, 4] and "
+                                  f"BoxScore [N, classes], got {list(prior.shape)} and "
+                                  f"{list(score.shape)}.")
         n, classes = score.shape
         if target.shape != (n, classes * 4):
             raise InvalidArgument(f"box_decoder_and_assign: TargetBox must be [{n}, "
