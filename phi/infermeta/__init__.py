@@ -294,3 +294,8 @@ from phi.infermeta import sequence_mask as _sequence_mask  # noqa: E402
 from phi.infermeta.sequence_mask import *  # noqa: E402,F403 - sequence_mask
 
 __all__ += list(_sequence_mask.__all__)
+
+from phi.infermeta import detection_basic as _detection_basic  # noqa: E402
+from phi.infermeta.detection_basic import *  # noqa: E402,F403 - prior_box, box_coder, yolo_box
+
+__all__ += list(_detection_basic.__all__)

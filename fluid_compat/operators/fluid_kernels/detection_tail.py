@@ -199,3 +199,106 @@ class BoxDecoderAndAssignKernel(FluidKernel):
             assign = decoded[np.arange(n), best]
         ctx.set_output("DecodeBox", decoded.reshape(n, classes * 4))
         ctx.set_output("OutputAssignBox", assign.astype(prior.dtype))
+
+
+@register_fluid_kernel("anchor_generator", "CPU", _F)
+class AnchorGeneratorKernel(FluidKernel):
+    """Faster R-CNN anchors per feature-map cell: for each aspect ratio and size, a box of
+    round(sqrt(stride area / ratio)) x round(that * ratio) scaled by size / stride, centred at
+    cell * stride + offset * (stride - 1); and their variances."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("Input")
+        if x.ndim != 4:
+            raise InvalidArgument(f"anchor_generator: Input must be 4-D (NCHW), got dims "
+                                  f"{list(x.shape)}.")
+        t = x.dtype.type
+        stride = [t(np.float32(v)) for v in ctx.attr("stride")]
+        if len(stride) != 2:
+            raise InvalidArgument(f"anchor_generator: stride must hold 2 values, got {stride}.")
+        variances = ctx.attr("variances")
+        if len(variances) != 4:
+            raise InvalidArgument(f"anchor_generator: variances must hold 4 values, got "
+                                  f"{variances}.")
+        sw, sh = stride
+        offset = t(np.float32(ctx.attr("offset")))
+        fh, fw = x.shape[2], x.shape[3]
+        sizes = []
+        for ar in ctx.attr("aspect_ratios"):
+            ar = t(np.float32(ar))
+            for size in ctx.attr("anchor_sizes"):
+                size = t(np.float32(size))
+                base_w = t(np.floor(np.sqrt(sw * sh / ar) + t(0.5)))  # std::round (>= 0)
+                base_h = t(np.floor(base_w * ar + t(0.5)))
+                sizes.append((size / sw * base_w, size / sh * base_h))
+        wh = np.asarray(sizes, x.dtype).reshape(-1, 2)
+        x_ctr = (np.arange(fw, dtype=x.dtype) * sw + offset * (sw - t(1)))[None, :, None]
+        y_ctr = (np.arange(fh, dtype=x.dtype) * sh + offset * (sh - t(1)))[:, None, None]
+        half_w = t(0.5) * (wh[:, 0] - t(1))
+        half_h = t(0.5) * (wh[:, 1] - t(1))
+        anchors = np.stack(np.broadcast_arrays(x_ctr - half_w, y_ctr - half_h, x_ctr + half_w,
+                                               y_ctr + half_h), axis=-1).astype(x.dtype)
+        var = np.broadcast_to(np.asarray(variances, np.float32).astype(x.dtype),
+                              anchors.shape).copy()
+        ctx.set_output("Anchors", anchors)
+        ctx.set_output("Variances", var)
+
+
+@register_fluid_kernel("density_prior_box", "CPU", _F)
+class DensityPriorBoxKernel(FluidKernel):
+    """Densely tiled prior boxes: for each fixed size (with its density) and ratio, density^2
+    boxes spread over the cell; normalized by the image size and kept within [0, 1]."""
+
+    def compute(self, ctx) -> None:
+        x, image = ctx.input_array("Input"), ctx.input_array("Image")
+        if x.ndim != 4 or image.ndim != 4:
+            raise InvalidArgument(f"density_prior_box: Input and Image must be 4-D, got dims "
+                                  f"{list(x.shape)} and {list(image.shape)}.")
+        sizes, ratios = ctx.attr("fixed_sizes"), ctx.attr("fixed_ratios")
+        densities = ctx.attr("densities")
+        if len(sizes) != len(densities):
+            raise InvalidArgument(f"density_prior_box: fixed_sizes ({len(sizes)}) and "
+                                  f"densities ({len(densities)}) must have the same length.")
+        t = x.dtype.type
+        img_h, img_w = image.shape[2], image.shape[3]
+        fh, fw = x.shape[2], x.shape[3]
+        step_w, step_h = ctx.attr("step_w"), ctx.attr("step_h")
+        if step_w == 0 or step_h == 0:
+            sw, sh = t(img_w) / t(fw), t(img_h) / t(fh)
+        else:
+            sw, sh = t(np.float32(step_w)), t(np.float32(step_h))
+        step_average = int((sw + sh) * 0.5)  # static_cast<int>
+        offset = t(np.float32(ctx.attr("offset")))
+        boxes = []
+        for h in range(fh):
+            for w in range(fw):
+                cx = t((t(w) + offset) * sw)
+                cy = t((t(h) + offset) * sh)
+                cell = []
+                for size, density in zip(sizes, densities, strict=True):
+                    shift = step_average // density
+                    for r in ratios:
+                        sq = np.float32(np.sqrt(np.float32(r)))
+                        bw = float(np.float32(np.float32(size) * sq))
+                        bh = float(np.float32(np.float32(size) / sq))
+                        dcx = t(float(cx) - step_average / 2.0 + shift / 2.0)
+                        dcy = t(float(cy) - step_average / 2.0 + shift / 2.0)
+                        for di in range(density):
+                            for dj in range(density):
+                                tx = float(t(dcx + t(dj * shift)))
+                                ty = float(t(dcy + t(di * shift)))
+                                cell.append((max((tx - bw / 2.0) / img_w, 0.0),
+                                             max((ty - bh / 2.0) / img_h, 0.0),
+                                             min((tx + bw / 2.0) / img_w, 1.0),
+                                             min((ty + bh / 2.0) / img_h, 1.0)))
+                boxes.append(cell)
+        n = len(boxes[0]) if boxes else sum(len(ratios) * d * d for d in densities)
+        out = np.asarray(boxes, np.float64).reshape(fh, fw, n, 4).astype(x.dtype)
+        if ctx.attr("clip"):
+            out = np.clip(out, t(0), t(1))
+        var = np.broadcast_to(np.asarray(ctx.attr("variances"), np.float32).astype(x.dtype),
+                              out.shape).copy()
+        if ctx.attr("flatten_to_2d"):
+            out, var = out.reshape(-1, 4), var.reshape(-1, 4)
+        ctx.set_output("Boxes", out)
+        ctx.set_output("Variances", var)
