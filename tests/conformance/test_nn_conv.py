@@ -173,3 +173,70 @@ def test_conv3d(case, dtype, fmt):
     ref = conv_ref(x, w, strides, pads, dil, groups, algo, channel_last=fmt == "NDHWC")
     rtol, atol = TOL[dtype]
     np.testing.assert_allclose(out, ref, rtol=rtol, atol=atol)
+
+
+def conv_transpose_ref(x, w, strides, paddings, dilations, groups, algo, output_padding,
+                       output_size, channel_last=False):
+    """float64 transposed convolution: scatter every input pixel times the filter."""
+    x = x.astype(np.float64)
+    if channel_last:
+        x = np.moveaxis(x, -1, 1)
+    w = w.astype(np.float64)
+    n, c, h, wd = x.shape
+    pads, dil = _pads([h, wd], w.shape[2:], strides, dilations, paddings, algo)
+    kh, kw = w.shape[2:]
+    full = [(h - 1) * strides[0] + dil[0] * (kh - 1) + 1,
+            (wd - 1) * strides[1] + dil[1] * (kw - 1) + 1]
+    cg, mg = c // groups, w.shape[1]
+    buf = np.zeros((n, mg * groups, full[0] + 8, full[1] + 8))
+    for g in range(groups):
+        for i, j in itertools.product(range(kh), range(kw)):
+            contrib = np.einsum("nchw,cm->nmhw", x[:, g * cg:(g + 1) * cg],
+                                w[g * cg:(g + 1) * cg, :, i, j])
+            rows = slice(i * dil[0], i * dil[0] + (h - 1) * strides[0] + 1, strides[0])
+            cols = slice(j * dil[1], j * dil[1] + (wd - 1) * strides[1] + 1, strides[1])
+            buf[:, g * mg:(g + 1) * mg, rows, cols] += contrib
+    if output_size:
+        osz = output_size
+    else:
+        osz = [full[d] - pads[d][0] - pads[d][1] + (output_padding[d] if output_padding else 0)
+               for d in range(2)]
+    out = buf[:, :, pads[0][0]:pads[0][0] + osz[0], pads[1][0]:pads[1][0] + osz[1]]
+    return np.moveaxis(out, 1, -1) if channel_last else out
+
+
+# test_conv2d_transpose_op.py: (name, x, filter [C, M/groups, kh, kw], strides, paddings,
+# dilations, groups, algo, output_padding, output_size)
+CONVT = [
+    ("base", [2, 3, 5, 5], [3, 6, 3, 3], [1, 1], [0, 0], [1, 1], 1, "EXPLICIT", [], []),
+    ("pad", [2, 3, 5, 5], [3, 6, 3, 3], [1, 1], [1, 1], [1, 1], 1, "EXPLICIT", [], []),
+    ("stride", [2, 3, 5, 5], [3, 6, 3, 3], [2, 2], [1, 1], [1, 1], 1, "EXPLICIT", [], []),
+    ("group", [2, 4, 5, 5], [4, 3, 3, 3], [1, 1], [1, 1], [1, 1], 2, "EXPLICIT", [], []),
+    ("dilation", [2, 3, 5, 5], [3, 6, 3, 3], [1, 1], [1, 1], [2, 2], 1, "EXPLICIT", [], []),
+    ("asy_pad", [2, 3, 5, 5], [3, 6, 3, 3], [1, 1], [1, 0, 1, 2], [1, 1], 1, "EXPLICIT", [],
+     []),
+    ("output_padding", [2, 3, 5, 5], [3, 6, 3, 3], [2, 2], [1, 1], [1, 1], 1, "EXPLICIT",
+     [1, 1], []),
+    ("output_size", [2, 3, 5, 5], [3, 6, 3, 3], [2, 2], [1, 1], [1, 1], 1, "EXPLICIT", [],
+     [10, 10]),
+    ("same", [2, 3, 5, 5], [3, 6, 3, 3], [2, 2], [0, 0], [1, 1], 1, "SAME", [], []),
+    ("valid", [2, 3, 5, 5], [3, 6, 3, 3], [1, 1], [1, 1], [1, 1], 1, "VALID", [], []),
+]
+
+
+@pytest.mark.parametrize("fmt", ["NCHW", "NHWC"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", CONVT, ids=[c[0] for c in CONVT])
+def test_conv2d_transpose(case, dtype, fmt):
+    _, xs, ws, strides, pads, dil, groups, algo, opad, osize = case
+    x, w = _data(xs, ws, dtype, seed=3)
+    if fmt == "NHWC":
+        x = np.ascontiguousarray(np.moveaxis(x, 1, -1))
+    attrs = dict(strides=strides, paddings=pads, dilations=dil, groups=groups,
+                 padding_algorithm=algo, data_format=fmt, output_padding=opad,
+                 output_size=osize)
+    out = run_op("conv2d_transpose", {"Input": x, "Filter": w}, attrs)["Output"][0]
+    ref = conv_transpose_ref(x, w, strides, pads, dil, groups, algo, opad, osize,
+                             channel_last=fmt == "NHWC")
+    rtol, atol = TOL[dtype]
+    np.testing.assert_allclose(out, ref, rtol=rtol, atol=atol)
