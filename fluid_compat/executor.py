@@ -79,7 +79,7 @@ class Program:
         return [op.output("Out")[0] for op in sorted(ops, key=lambda o: o.attr("col"))]
 
     def fetch_target_names(self) -> list[str]:
-        ops = [op for op in self.desc.global_block.ops if op.type == "fetch"]
+        ops = [op for op in self.desc.global_block.ops if op.type in _FETCH_OPS]
         return [op.input("X")[0] for op in sorted(ops, key=lambda o: o.attr("col"))]
 
     def __repr__(self) -> str:
@@ -95,6 +95,10 @@ def global_scope() -> Scope:
     """The process-wide scope (Paddle's ``paddle.static.global_scope()``)."""
     return _GLOBAL_SCOPE
 
+
+#: fetch (old executor) and fetch_v2 (what the new executor writes): both copy X into the
+#: fetch list at `col`, which the Executor does itself
+_FETCH_OPS = ("fetch", "fetch_v2")
 
 _NOT_TENSORS = (VarType.FEED_MINIBATCH, VarType.FETCH_LIST, VarType.RAW, VarType.STEP_SCOPES)
 
@@ -128,7 +132,7 @@ class _Plan:
         ops = []
         # 1. every op known and implemented, before anything runs or touches the scope
         for index, op_desc in enumerate(block.ops):
-            if op_desc.type in ("feed", "fetch"):
+            if op_desc.type == "feed" or op_desc.type in _FETCH_OPS:
                 continue
             ops.append((index, make_operator(index, op_desc, pins=pins, shadow=shadow)))
         self.local = scope.new_scope()  # temporaries live here, parameters in `scope`

@@ -163,7 +163,7 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
             status = "fluid-only"
         elif has_proto and get_op_info(name).hooks.operator_class is not None:
             status = "operator"
-        elif name in ("feed", "fetch"):
+        elif name in ("feed", "fetch", "fetch_v2"):
             status, note = "operator", "the Executor feeds and fetches itself"
         elif unavailable_reason(name) is not None:
             status, note = "unavailable", unavailable_reason(name)
