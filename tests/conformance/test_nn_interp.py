@@ -88,7 +88,7 @@ def _attrs(nd, out_sz, align_corners, align_mode, scale, layout, mode):
     if scale:
         attrs["scale"] = scale
     else:
-        attrs.update(zip(SIZE_ATTRS[nd], out_sz))
+        attrs.update(zip(SIZE_ATTRS[nd], out_sz, strict=False))
     return attrs
 
 

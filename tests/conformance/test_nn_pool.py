@@ -76,7 +76,7 @@ def pool_ref(x, ptype, ksize, strides, paddings, *, global_pooling=False, exclus
                 s, e = max(s, 0), min(e, in_sz[i])
             lo.append(s)
             hi.append(e)
-        win = x[(slice(None), slice(None), *[slice(a, b) for a, b in zip(lo, hi)])]
+        win = x[(slice(None), slice(None), *[slice(a, b) for a, b in zip(lo, hi, strict=False)])]
         key = (slice(None), slice(None), *o)
         if ptype == "max":
             flat = win.reshape(*win.shape[:2], -1)
