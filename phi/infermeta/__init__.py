@@ -299,3 +299,8 @@ from phi.infermeta import detection_basic as _detection_basic  # noqa: E402
 from phi.infermeta.detection_basic import *  # noqa: E402,F403 - prior_box, box_coder, yolo_box
 
 __all__ += list(_detection_basic.__all__)
+
+from phi.infermeta import nms as _nms  # noqa: E402
+from phi.infermeta.nms import *  # noqa: E402,F403 - the NMS family
+
+__all__ += list(_nms.__all__)

@@ -302,3 +302,45 @@ class DensityPriorBoxKernel(FluidKernel):
             out, var = out.reshape(-1, 4), var.reshape(-1, 4)
         ctx.set_output("Boxes", out)
         ctx.set_output("Variances", var)
+
+
+def _legacy_nms(ctx, return_index: bool) -> None:
+    """multiclass_nms / multiclass_nms2: the 3-D form or the LoD form (BBoxes' LoD), Out with
+    the images' LoD; nothing kept at all: Out = [[-1]] (multiclass_nms) as Paddle writes it."""
+    from phi.kernels.nms import multiclass_nms_batch
+
+    bboxes, scores = ctx.input_array("BBoxes"), ctx.input_array("Scores")
+    starts = None
+    if scores.ndim == 2:
+        t = ctx.input("BBoxes")
+        if not t.lod:
+            raise InvalidArgument(f"{ctx.type}: 2-D Scores need BBoxes with a LoD (boxes per "
+                                  "image).")
+        starts = list(t.lod[-1])
+    attrs = (ctx.attr("background_label"), float(np.float32(ctx.attr("score_threshold"))),
+             ctx.attr("nms_top_k"), float(np.float32(ctx.attr("nms_threshold"))),
+             float(np.float32(ctx.attr("nms_eta"))), ctx.attr("keep_top_k"),
+             ctx.attr("normalized"))
+    out, index, counts = multiclass_nms_batch(bboxes, scores, starts, attrs)
+    lod = (tuple(int(v) for v in np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])),)
+    if out.shape[0] == 0 and not return_index:
+        out, lod = np.full((1, 1), -1, bboxes.dtype), ((0, 1),)
+    ctx.set_output("Out", out, lod=lod)
+    if return_index:
+        ctx.set_output("Index", index, DataType.INT32, lod=lod)
+
+
+@register_fluid_kernel("multiclass_nms", "CPU", _F)
+class MulticlassNmsKernel(FluidKernel):
+    """Per-class NMS, keep_top_k per image; rows [label, score, x1, y1, x2, y2]."""
+
+    def compute(self, ctx) -> None:
+        _legacy_nms(ctx, return_index=False)
+
+
+@register_fluid_kernel("multiclass_nms2", "CPU", _F)
+class MulticlassNms2Kernel(FluidKernel):
+    """multiclass_nms with the kept boxes' flat indices (Index)."""
+
+    def compute(self, ctx) -> None:
+        _legacy_nms(ctx, return_index=True)
