@@ -259,7 +259,7 @@ def matrix_nms(ctx, bboxes: Tensor, scores: Tensor, score_threshold: float, nms_
         if -1 < keep_top_k < num:
             num = keep_top_k
         order = partial_sort(list(range(len(dets))), num,
-                             lambda a, b: dets[a][0] > dets[b][0])[:num]
+                             lambda a, b, d=dets: d[a][0] > d[b][0])[:num]
         for k in order:
             score, c, idx = dets[k]
             rows.append([c, score, *bboxes[n, idx]])
