@@ -304,3 +304,8 @@ from phi.infermeta import nms as _nms  # noqa: E402
 from phi.infermeta.nms import *  # noqa: E402,F403 - the NMS family
 
 __all__ += list(_nms.__all__)
+
+from phi.infermeta import sequence_pool as _sequence_pool  # noqa: E402
+from phi.infermeta.sequence_pool import *  # noqa: E402,F403 - sequence_pool
+
+__all__ += list(_sequence_pool.__all__)

@@ -46,9 +46,7 @@ NOT_YET_12 = frozenset({
     "match_matrix_tensor", "mine_hard_examples", "nce", "psroi_pool", "pull_box_extended_sparse",
     "pull_box_sparse", "pyramid_hash", "rank_attention", "retinanet_detection_output",
     "retinanet_target_assign", "roi_align", "roi_pool", "row_conv", "rpn_target_assign",
-    "sequence_conv", "sequence_expand", "sequence_expand_as", "sequence_pad", "sequence_pool",
-    "sequence_softmax", "sequence_unpad", "shuffle_batch", "tdm_child", "tdm_sampler",
-    "var_conv_2d", "warpctc", "yolov3_loss",
+    "shuffle_batch", "tdm_child", "tdm_sampler", "var_conv_2d", "warpctc", "yolov3_loss",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:

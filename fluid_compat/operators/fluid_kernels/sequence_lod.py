@@ -8,11 +8,19 @@ from __future__ import annotations
 from itertools import pairwise
 
 import numpy as np
+from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 
+from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.expected_kernel import expected_from_var
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 
 __all__: list[str] = []
+
+# their GetExpectedKernelType reads X (the other inputs are indices, lengths or references)
+for _op in ("sequence_expand", "sequence_expand_as", "sequence_pad", "sequence_unpad",
+            "sequence_conv", "sequence_scatter", "sequence_slice"):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
 
 _NUM = ("float32", "float64", "int32", "int64")
 
@@ -185,3 +193,154 @@ class SequenceScatterKernel(FluidKernel):
                                       f"[0, {x.shape[1]}).")
             np.add.at(out[i], cols, updates[a:b].astype(x.dtype))
         ctx.set_output("Out", out)
+
+
+@register_fluid_kernel("sequence_expand", "CPU", _NUM)
+class SequenceExpandKernel(FluidKernel):
+    """Sequence (or row, without a LoD) i of X repeated as often as Y's sequence i at
+    ref_level holds entries; with a LoD on X every copy is a sequence of Out."""
+
+    def compute(self, ctx) -> None:
+        x, y = ctx.input("X"), ctx.input("Y")
+        if y is None or not y.lod:
+            raise InvalidArgument("sequence_expand: Input(Y) must hold a LoD.")
+        ref = int(ctx.attr("ref_level"))
+        ref = len(y.lod) - 1 if ref == -1 else ref
+        if not 0 <= ref < len(y.lod):
+            raise InvalidArgument(f"sequence_expand: ref_level {ref} is out of Y's "
+                                  f"{len(y.lod)} LoD levels.")
+        if len(x.lod) > 1:
+            raise InvalidArgument("sequence_expand: X may hold one LoD level at most.")
+        repeats = np.diff(np.asarray(y.lod[ref], np.int64))
+        data = x.data
+        x_level = x.lod[0] if x.lod else tuple(range(data.shape[0] + 1))
+        if len(x_level) - 1 != repeats.size:
+            raise InvalidArgument(f"sequence_expand: X holds {len(x_level) - 1} sequences, "
+                                  f"Y's level {ref} {repeats.size}.")
+        parts, out_level = [], [0]
+        for (a, b), k in zip(pairwise(x_level), repeats, strict=True):
+            for _ in range(int(k)):
+                parts.append(data[a:b])
+                out_level.append(out_level[-1] + b - a)
+        out = np.concatenate(parts) if parts else data[:0]
+        ctx.set_output("Out", out, lod=(tuple(out_level),) if x.lod else ())
+
+
+@register_fluid_kernel("sequence_expand_as", "CPU", _NUM)
+class SequenceExpandAsKernel(FluidKernel):
+    """Row i of X repeated as often as Y's sequence i is long; Out takes Y's LoD."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        level = _level(ctx, "Y")
+        repeats = np.diff(np.asarray(level, np.int64))
+        if repeats.size != x.shape[0]:
+            raise InvalidArgument(f"sequence_expand_as: X has {x.shape[0]} rows, Y holds "
+                                  f"{repeats.size} sequences.")
+        ctx.set_output("Out", np.repeat(x, repeats, axis=0), lod=(tuple(level),))
+
+
+@register_fluid_kernel("sequence_pad", "CPU", _NUM)
+class SequencePadKernel(FluidKernel):
+    """Sequences of X laid out as [sequences, padded_length, ...], PadValue (a scalar or one
+    row) after each; Length their lengths (int64)."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        level = _level(ctx)
+        pad = np.asarray(ctx.input_array("PadValue")).astype(x.dtype)
+        lengths = np.diff(np.asarray(level, np.int64))
+        longest = int(lengths.max()) if lengths.size else 0
+        padded = int(ctx.attr("padded_length"))
+        if padded == -1:
+            padded = longest
+        elif padded < longest:
+            raise InvalidArgument(f"sequence_pad: The padded_length ({padded}) must not be "
+                                  f"less than the longest sequence ({longest}).")
+        row = x.shape[1:]
+        if pad.size not in (1, int(np.prod(row, dtype=np.int64))):
+            raise InvalidArgument(f"sequence_pad: PadValue must hold one value or one row of "
+                                  f"shape {list(row)}, got {list(pad.shape)}.")
+        out = np.empty((lengths.size, padded, *row), x.dtype)
+        out[...] = pad.reshape(-1)[0] if pad.size == 1 else pad.reshape(row)
+        for i, (a, b) in enumerate(pairwise(level)):
+            out[i, :b - a] = x[a:b]
+        ctx.set_output("Out", out)
+        ctx.set_output("Length", lengths, DataType.INT64)
+
+
+@register_fluid_kernel("sequence_unpad", "CPU", _NUM)
+class SequenceUnpadKernel(FluidKernel):
+    """The first Length[i] rows of X[i], one after the other; the LoD from the lengths."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        lengths = np.asarray(ctx.input_array("Length")).reshape(-1).astype(np.int64)
+        if x.ndim < 2 or lengths.size != x.shape[0]:
+            raise InvalidArgument(f"sequence_unpad: X must be [sequences, length, ...] with "
+                                  f"one Length per sequence, got {list(x.shape)} and "
+                                  f"{lengths.size} lengths.")
+        if lengths.size and (lengths.min() < 0 or lengths.max() > x.shape[1]):
+            raise InvalidArgument(f"sequence_unpad: a Length is out of [0, {x.shape[1]}].")
+        parts = [x[i, :k] for i, k in enumerate(lengths)]
+        out = np.concatenate(parts) if parts else x.reshape(-1, *x.shape[2:])[:0]
+        if x.ndim == 2:  # [sequences, length] unpads to one column
+            out = out.reshape(-1, 1)
+        ctx.set_output("Out", out, lod=(_offsets(lengths),))
+
+
+@register_fluid_kernel("sequence_softmax", "CPU", ("float32", "float64"))
+class SequenceSoftmaxKernel(FluidKernel):
+    """Softmax over each sequence's values (X [N] or [N, 1]); the LoD stays."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        level = _level(ctx)
+        if x.ndim > 2 or (x.ndim == 2 and x.shape[1] != 1):
+            raise InvalidArgument(f"sequence_softmax: X must be [N] or [N, 1], got dims "
+                                  f"{list(x.shape)}.")
+        flat = x.reshape(-1)
+        out = np.empty_like(flat)
+        for a, b in pairwise(level):
+            if a == b:
+                continue
+            e = np.exp(flat[a:b] - flat[a:b].max())
+            out[a:b] = e / e.sum(dtype=x.dtype)
+        ctx.set_output("Out", out.reshape(x.shape), lod=ctx.input("X").lod)
+
+
+@register_fluid_kernel("sequence_conv", "CPU", ("float32", "float64"))
+class SequenceConvKernel(FluidKernel):
+    """Context projection then a matmul: row t of a sequence sees rows t + contextStart ...
+    t + contextStart + contextLength - 1 of its own sequence (zeros, or PaddingData rows when
+    paddingTrainable, beyond its ends), concatenated, times Filter."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        w = ctx.input_array("Filter")
+        level = _level(ctx)
+        length, start = int(ctx.attr("contextLength")), int(ctx.attr("contextStart"))
+        if int(ctx.attr("contextStride")) != 1:
+            raise InvalidArgument("sequence_conv: Currently, SequenceConvOp only supports "
+                                  "contextStride=1.")
+        if x.ndim != 2 or w.shape[0] != length * x.shape[1]:
+            raise InvalidArgument(f"sequence_conv: Filter must be [contextLength * "
+                                  f"{x.shape[-1]}, out], got {list(w.shape)}.")
+        trainable = bool(ctx.attr("paddingTrainable"))
+        pad = ctx.input("PaddingData")
+        up = max(0, -start)
+        if trainable and pad is None:
+            raise InvalidArgument("sequence_conv: paddingTrainable needs Input(PaddingData).")
+        cols = np.zeros((x.shape[0], length * x.shape[1]), x.dtype)
+        d = x.shape[1]
+        for a, b in pairwise(level):
+            n = b - a
+            for t in range(n):
+                for c in range(length):
+                    pos = t + start + c
+                    if 0 <= pos < n:
+                        cols[a + t, c * d:(c + 1) * d] = x[a + pos]
+                    elif trainable:
+                        k = pos + up if pos < 0 else up + (pos - n)
+                        cols[a + t, c * d:(c + 1) * d] = pad.data[k]
+        ctx.set_output("Out", (cols @ w).astype(x.dtype), lod=ctx.input("X").lod)
