@@ -16,6 +16,7 @@ from phi.common.data_type import DataType
 from phi.common.layout import DataLayout
 from phi.core.errors import InvalidArgument
 from phi.infermeta._utils import (
+    share_lod_if_same_dim0,
     UNKNOWN,
     MetaConfig,
     fmt_dims,
@@ -348,6 +349,7 @@ def pad_infer_meta(x, paddings, pad_value, out) -> None:
                               f"{fmt_dims(paddings)}.")
     _same(x, out, [UNKNOWN if d == UNKNOWN else d + paddings[2 * i] + paddings[2 * i + 1]
                    for i, d in enumerate(dims)])
+    share_lod_if_same_dim0(out, x)
 
 
 # -- tril / triu indices -----------------------------------------------------------------------

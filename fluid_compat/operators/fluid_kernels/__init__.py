@@ -20,3 +20,4 @@ from fluid_compat.operators.fluid_kernels import (  # noqa: F401 - registration
 from fluid_compat.operators.fluid_kernels import lod  # noqa: F401 - the LoD core: lod_reset
 from fluid_compat.operators.fluid_kernels import comm  # noqa: F401 - partial_concat / sum
 from fluid_compat.operators.fluid_kernels import random  # noqa: F401 - random ops' hooks
+from fluid_compat.operators.fluid_kernels import lod_rules  # noqa: F401 - fluid ShareLoD
