@@ -312,6 +312,7 @@ def pool2d_infer_meta(x, kernel_size, strides, paddings, ceil_mode: bool, exclus
     out.set_dims(dims)
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 # -- batch_norm ----------------------------------------------------------------------------------
