@@ -520,3 +520,6 @@ op_hooks("check_memory_continue", get_expected_kernel_type=expected_from_var("X"
          output_counts=_one_out_per_x)
 # data: the dtype attribute (proto-numbered)
 op_hooks("data", get_expected_kernel_type=expected_from_attr("dtype"))
+
+# warprnnt: WarpRNNTOp::GetExpectedKernelType takes the activations ("input") dtype
+op_hooks("warprnnt", get_expected_kernel_type=expected_from_var("input"))

@@ -279,3 +279,8 @@ from phi.infermeta import random_ops as _random_ops  # noqa: E402
 from phi.infermeta.random_ops import *  # noqa: E402,F403 - the random ops of issue 12
 
 __all__ += list(_random_ops.__all__)
+
+from phi.infermeta import rnnt as _rnnt  # noqa: E402
+from phi.infermeta.rnnt import *  # noqa: E402,F403 - warprnnt
+
+__all__ += list(_rnnt.__all__)

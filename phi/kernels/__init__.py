@@ -58,3 +58,4 @@ from phi.kernels import misc1  # noqa: F401 - helper misc1's numerics / random o
 from phi.kernels import misc2  # noqa: F401 - npu_identity, shadow_output of helper misc2
 from phi.kernels import comm  # noqa: F401 - c_embedding (communication family, local)
 from phi.kernels import random_ops  # noqa: F401 - the random ops of issue 12
+from phi.kernels import warprnnt  # noqa: F401 - the RNN-T loss (warprnnt)
