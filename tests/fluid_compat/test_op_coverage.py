@@ -33,7 +33,6 @@ RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 
 NOT_YET = frozenset({
     "fusion_gru", "fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc",
-    "generate_mask_labels",
 })
 
 NOT_YET_12 = frozenset({

@@ -21,3 +21,4 @@ from fluid_compat.operators.fluid_kernels import lod  # noqa: F401 - the LoD cor
 from fluid_compat.operators.fluid_kernels import comm  # noqa: F401 - partial_concat / sum
 from fluid_compat.operators.fluid_kernels import random  # noqa: F401 - random ops' hooks
 from fluid_compat.operators.fluid_kernels import lod_rules  # noqa: F401 - fluid ShareLoD
+from fluid_compat.operators.fluid_kernels import mask_labels  # noqa: F401 - generate_mask_labels
