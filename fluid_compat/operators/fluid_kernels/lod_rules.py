@@ -18,6 +18,11 @@ SHARE_LOD = {
     "matmul": {"Out": "X"},
     "reshape": {"Out": "X"},  # the kernel resets Out's LoD to X's, whatever the new dims
     "top_k": {"Out": "X", "Indices": "X"},
+    "bpr_loss": {"Y": "X"},
+    "data_norm": {"Y": "X"},
+    "hinge_loss": {"Loss": "Logits"},
+    "minus": {"Out": "X"},
+    "teacher_student_sigmoid_loss": {"Y": "X"},
     # "only pass LoD when the first dimension of output and Input(X) are the same"
     "expand": {"Out": ("X", SAME_DIM0)},
     "flatten2": {"Out": ("X", SAME_DIM0)},
