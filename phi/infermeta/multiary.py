@@ -74,7 +74,7 @@ def concat_infer_meta(x: list, axis, out, *, config: MetaConfig | None = None) -
     out.set_dtype(first.dtype)
     out.set_layout(first.layout)
     out.share_lod(first)
-    if first.lod and (config is None or config.is_runtime) and ax == 0:
+    if getattr(first, "lod", ()) and (config is None or config.is_runtime) and ax == 0:
         out.lod = concat_lod([t.lod for t in x])
 
 
