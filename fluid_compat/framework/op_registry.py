@@ -30,10 +30,15 @@ class OpHooks:
     infer_shape: Callable | None = None  # (op, ctx) for ops without a phi InferMeta
     inplace: Mapping[str, str] = attrs.Factory(dict)  # output slot -> input slot sharing a var
     output_counts: Callable | None = None  # (attrs, inputs) -> {slot: n} for duplicable outputs
-    share_lod: Mapping[str, str] = attrs.Factory(dict)  # output slot -> input slot (ShareLoD)
+    # output slot -> input slot (ShareLoD), or (input slot, SAME_DIM0): only while dim 0 stays
+    share_lod: Mapping[str, str | tuple] = attrs.Factory(dict)
 
 
 _HOOKS: dict[str, OpHooks] = {}
+
+
+SAME_DIM0 = "same_dim0"
+"""share_lod={"Out": ("X", SAME_DIM0)}: Out keeps X's LoD only when it keeps X's first dim."""
 
 
 def op_hooks(op_type: str, **kwargs) -> OpHooks:

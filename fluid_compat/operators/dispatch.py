@@ -531,12 +531,21 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
 
 def _share_lod(op, pairs, inputs: dict[str, list], staged: dict[str, list]) -> None:
     """The op's own InferShape ShareLoD(input, output): an output the kernel left without LoD
-    keeps the input's sequences."""
+    keeps the input's sequences.  A pair (input, SAME_DIM0) shares only while the output keeps
+    the input's first dimension (Paddle's "only pass LoD when the first dimension ... are the
+    same")."""
     for out_slot, in_slot in pairs:
+        only_same_dim0 = isinstance(in_slot, tuple)
+        if only_same_dim0:
+            in_slot = in_slot[0]
         src = (inputs.get(in_slot) or (None,))[0]
         if src is None or not getattr(src, "lod", None):
             continue
         for t in staged.get(out_slot) or ():
-            if t is not None and not t.lod:
-                t.lod = src.lod
+            if t is None or t.lod:
+                continue
+            if only_same_dim0 and not (t.data.ndim and src.data.ndim
+                                       and t.data.shape[0] == src.data.shape[0]):
+                continue
+            t.lod = src.lod
 

@@ -551,3 +551,5 @@ for _op, _pairs in {
     op_hooks(_op, inplace=_pairs)
 op_hooks("check_finite_and_unscale", output_counts=_counts_like(Out="X"))
 op_hooks("update_loss_scaling", output_counts=_counts_like(Out="X"))
+# warprnnt: WarpRNNTOp::GetExpectedKernelType takes the activations ("input") dtype
+op_hooks("warprnnt", get_expected_kernel_type=expected_from_var("input"))

@@ -309,3 +309,7 @@ from phi.infermeta import sequence_pool as _sequence_pool  # noqa: E402
 from phi.infermeta.sequence_pool import *  # noqa: E402,F403 - sequence_pool
 
 __all__ += list(_sequence_pool.__all__)
+from phi.infermeta import rnnt as _rnnt  # noqa: E402
+from phi.infermeta.rnnt import *  # noqa: E402,F403 - warprnnt
+
+__all__ += list(_rnnt.__all__)

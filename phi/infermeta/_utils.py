@@ -20,6 +20,7 @@ __all__ = [
     "is_compile_time_tensor_attr",
     "decided_by_kernel",
     "scalar_value",
+    "share_lod_if_same_dim0",
 ]
 
 UNKNOWN = -1
@@ -106,3 +107,12 @@ def prod(dims) -> int:
     for d in dims:
         n *= d
     return n
+
+
+def share_lod_if_same_dim0(out, x) -> None:
+    """Paddle's "only pass LoD when the first dimension of output and Input(X) are the same"
+    (squeeze, unsqueeze, flatten, expand, tile, pad): rows kept, sequences kept."""
+    if not getattr(x, "lod", ()):
+        return  # nothing to pass (kernels reuse InferMeta checks on plain metas)
+    if out.dims and x.dims and out.dims[0] == x.dims[0]:
+        out.share_lod(x)

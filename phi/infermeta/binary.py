@@ -198,6 +198,7 @@ def compare_raw_infer_meta(x, y, axis: int, out) -> None:
     out.set_dims(broadcast_dims(x.dims, y.dims))
     out.set_dtype(DataType.BOOL)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 def compare_infer_meta(x, y, out) -> None:
@@ -245,6 +246,7 @@ def gather_infer_meta(x, index, axis, out, *, config=None) -> None:
     out.set_dims(tuple(x_dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 def gather_nd_infer_meta(x, index, out) -> None:
@@ -260,6 +262,7 @@ def gather_nd_infer_meta(x, index, out) -> None:
     out.set_dims(i_dims[:-1] + tail)
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 def index_select_infer_meta(x, index, dim: int, out) -> None:
@@ -282,6 +285,7 @@ def index_select_infer_meta(x, index, dim: int, out) -> None:
     out.set_dims(tuple(x_dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 def embedding_infer_meta(x, weight, padding_idx: int, out) -> None:
@@ -294,6 +298,7 @@ def embedding_infer_meta(x, weight, padding_idx: int, out) -> None:
     out.set_dims((*tuple(x.dims), w_dims[1]))
     out.set_dtype(weight.dtype)
     out.set_layout(weight.layout)
+    out.share_lod(x)  # the ids' sequences
 
 
 __all__ += ["embedding_infer_meta", "gather_infer_meta", "gather_nd_infer_meta",

@@ -73,6 +73,7 @@ def bmm_infer_meta(x, y, out) -> None:
     out.set_dims((x.dims[0], x.dims[1], y.dims[2]))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 def addmm_infer_meta(input, x, y, beta, alpha, out) -> None:

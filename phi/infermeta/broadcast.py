@@ -7,6 +7,7 @@ from __future__ import annotations
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.infermeta._utils import (
+    share_lod_if_same_dim0,
     UNKNOWN,
     MetaConfig,
     fmt_dims,
@@ -77,6 +78,7 @@ def expand_infer_meta(x, shape, out, *, config: MetaConfig | None = None) -> Non
         out.set_dims(expand_out_dims(x.dims, int_array_data(shape)))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    share_lod_if_same_dim0(out, x)
 
 
 def expand_as_infer_meta(x, y, target_shape, out) -> None:
@@ -121,6 +123,7 @@ def tile_infer_meta(x, repeat_times, out, *, config: MetaConfig | None = None) -
     out.set_dims(tile_out_dims(x.dims, reps))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    share_lod_if_same_dim0(out, x)
 
 
 def shape_infer_meta(input, out) -> None:
@@ -146,3 +149,4 @@ def one_hot_raw_infer_meta(x, depth, dtype: DataType, allow_out_of_range: bool, 
     out.set_dims((*tuple(x.dims), d))
     out.set_dtype(DataType.FLOAT32 if dtype is DataType.UNDEFINED else dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)

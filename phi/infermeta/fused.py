@@ -86,6 +86,7 @@ def fc_infer_meta(input, w, bias, in_num_col_dims: int, activation_type: str, us
         raise InvalidArgument(f"fc: activation_type {activation_type!r} is not supported on CPU "
                               "(expected '' or 'relu').")
     set_meta(out, (*input.dims[:in_num_col_dims], n), input.dtype, input.layout)
+    out.share_lod(input)  # fc's InferShape: ShareLoD("Input", "Out")
 
 
 

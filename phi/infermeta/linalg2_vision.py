@@ -103,3 +103,4 @@ def bilinear_infer_meta(x, y, weight, bias, out) -> None:
             f"[1, S]; got {fmt_dims(xd)}, {fmt_dims(yd)}, {fmt_dims(wd)}"
             f"{', ' + fmt_dims(bias.dims) if bias is not None else ''}.")
     _like(x, out, (xd[0], wd[0]))
+    out.share_lod(x)

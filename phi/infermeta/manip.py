@@ -16,6 +16,7 @@ from phi.common.data_type import DataType
 from phi.common.layout import DataLayout
 from phi.core.errors import InvalidArgument
 from phi.infermeta._utils import (
+    share_lod_if_same_dim0,
     UNKNOWN,
     MetaConfig,
     fmt_dims,
@@ -170,6 +171,7 @@ def crop_infer_meta(x, shape, offsets, out, *, config: MetaConfig | None = None)
             int_array_data(offsets)
         dims = crop_out_dims(x.dims, int_array_data(shape), offs)
     _same(x, out, dims)
+    out.share_lod(x)  # whatever the new dim 0 (Paddle-made case lodmeta_crop_tensor_dim0)
 
 
 # -- diag / diag_embed / diagonal / eye / fill_diagonal_tensor ---------------------------------
@@ -275,6 +277,10 @@ def full_batch_size_like_infer_meta(input, shape, value, dtype: DataType, input_
         raise InvalidArgument(f"fill_constant_batch_size_like: output_dim_idx = "
                               f"{output_dim_idx} is out of range [0, {len(dims)}).")
     dims[output_dim_idx] = in_dims[input_dim_idx]
+    lod = getattr(input, "lod", ())
+    if lod and input_dim_idx == 0:
+        # a LoD input's batch is its number of sequences (Paddle's kernel resizes Out so)
+        dims[output_dim_idx] = len(lod[-1]) - 1
     out.set_dims(tuple(dims))
     out.set_dtype(dtype)
     out.set_layout(input.layout)
@@ -348,6 +354,7 @@ def pad_infer_meta(x, paddings, pad_value, out) -> None:
                               f"{fmt_dims(paddings)}.")
     _same(x, out, [UNKNOWN if d == UNKNOWN else d + paddings[2 * i] + paddings[2 * i + 1]
                    for i, d in enumerate(dims)])
+    share_lod_if_same_dim0(out, x)
 
 
 # -- tril / triu indices -----------------------------------------------------------------------

@@ -12,7 +12,7 @@ from phi.infermeta._utils import (
     scalar_value,
 )
 
-__all__ = ["concat_axis", "concat_infer_meta", "concat_out_dims"]
+__all__ = ["concat_axis", "concat_infer_meta", "concat_lod", "concat_out_dims"]
 
 
 def concat_axis(rank: int, axis) -> int:
@@ -73,6 +73,30 @@ def concat_infer_meta(x: list, axis, out, *, config: MetaConfig | None = None) -
         out.set_dims(concat_out_dims([t.dims for t in x], ax))
     out.set_dtype(first.dtype)
     out.set_layout(first.layout)
+    out.share_lod(first)
+    if getattr(first, "lod", ()) and (config is None or config.is_runtime) and ax == 0:
+        out.lod = concat_lod([t.lod for t in x])
+
+
+def concat_lod(lods) -> tuple:
+    """The LoD Paddle's concat kernel gives along axis 0: the first input's, each later input's
+    sequences appended, when every input has a LoD of as many levels (none when one lacks a
+    LoD: the first input's is kept as it is)."""
+    out = [list(level) for level in lods[0]]
+    for i, lod in enumerate(lods[1:], 1):
+        if not lod:
+            return lods[0]
+        if len(lod) != len(out):
+            raise InvalidArgument(f"concat: The lod level of all input LoDTensors should be "
+                                  f"same. Maybe different lod level of input LoDTensors can "
+                                  f"concat, it is not supported currently. The lod level of "
+                                  f"{i}th input is {len(lod)}, the lod level of 1st input is "
+                                  f"{len(out)}.")
+    for lod in lods[1:]:
+        for level, offsets in zip(out, lod, strict=True):
+            base = level[-1]
+            level.extend(base + b - offsets[0] for b in offsets[1:])
+    return tuple(tuple(level) for level in out)
 
 
 def where_infer_meta(condition, x, y, out) -> None:
@@ -114,6 +138,7 @@ def stack_infer_meta(x: list, axis: int, out) -> None:
     out.set_dims((*dims[:axis], len(x), *dims[axis:]))
     out.set_dtype(x[0].dtype)
     out.set_layout(x[0].layout)
+    out.share_lod(x[0])
 
 
 __all__ += ["stack_infer_meta"]
@@ -142,6 +167,7 @@ def addn_infer_meta(x: list, out) -> None:
     out.set_dims(dims if dims is not None else tuple(x[0].dims))
     out.set_dtype(x[0].dtype)
     out.set_layout(x[0].layout)
+    out.share_lod(x[0])
 
 
 __all__ += ["addn_infer_meta"]

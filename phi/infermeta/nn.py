@@ -13,6 +13,7 @@ from __future__ import annotations
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.infermeta._utils import (
+    share_lod_if_same_dim0,
     UNKNOWN,
     MetaConfig,
     fmt_dims,
@@ -311,6 +312,7 @@ def pool2d_infer_meta(x, kernel_size, strides, paddings, ceil_mode: bool, exclus
     out.set_dims(dims)
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 # -- batch_norm ----------------------------------------------------------------------------------
@@ -377,6 +379,7 @@ def batch_norm_infer_meta(x, mean, variance, scale, bias, is_test: bool, momentu
     y.set_dims(x_dims)
     y.set_dtype(x.dtype)
     y.set_layout(x.layout)
+    y.share_lod(x)
     for meta, like in ((mean_out, mean), (variance_out, variance)):
         meta.set_dims((c,))
         meta.set_dtype(like.dtype)
@@ -439,6 +442,7 @@ def flatten_infer_meta(x, start_axis: int, stop_axis: int, out) -> None:
     out.set_dims(flatten_out_dims(x.dims, start_axis, stop_axis))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    share_lod_if_same_dim0(out, x)
 
 
 def flatten_with_xshape_infer_meta(x, start_axis: int, stop_axis: int, out, xshape) -> None:
@@ -462,6 +466,7 @@ def dropout_infer_meta(x, seed_tensor, p, is_test: bool, mode: str, seed: int,
     out.set_dims(x.dims)
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
     if mask is not None:
         mask.set_dims(x.dims)
         mask.set_dtype(DataType.UINT8)

@@ -56,7 +56,7 @@ def _same_dims(op: str, a: str, b: str, da, db) -> None:
 def norm_infer_meta(x, axis: int, epsilon: float, is_test: bool, out, norm) -> None:
     """NormInferMeta: Out as x; Norm as x with ``axis`` of size 1."""
     a = _norm_axis(axis, len(x.dims), "norm")
-    out.share_meta(x)
+    set_meta(out, x.dims, x.dtype, x.layout)  # Paddle's NormInferMeta passes no LoD
     dims = list(x.dims)
     if dims:
         dims[a] = 1
@@ -252,6 +252,7 @@ def cross_entropy_with_softmax_infer_meta(logits, label, soft_label: bool, use_s
     if rank:
         dims[a] = 1
     set_meta(loss, dims, logits.dtype, logits.layout)
+    loss.share_lod(logits)
 
 
 def margin_cross_entropy_infer_meta(logits, label, return_softmax: bool, ring_id: int,
@@ -288,6 +289,7 @@ def accuracy_infer_meta(out, indices, label, accuracy, correct, total) -> None:
                               f"agree, but received {fmt_dims(indices.dims)} and "
                               f"{fmt_dims(label.dims)}.")
     set_meta(accuracy, (), DataType.FLOAT32)
+    accuracy.share_lod(out)
     set_meta(correct, (), DataType.INT32)
     set_meta(total, (), DataType.INT32)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.infermeta._utils import (
+    share_lod_if_same_dim0,
     prod,
     UNKNOWN,
     MetaConfig,
@@ -65,6 +66,7 @@ def create_like_infer_meta(x, dtype: DataType, out) -> None:
     out.set_dims(x.dims)
     out.set_dtype(x.dtype if dtype == DataType.UNDEFINED else dtype)
     out.set_layout(x.layout)
+    out.share_lod(x)
 
 
 def unchanged_int_to_float_infer_meta(x, out) -> None:
@@ -163,6 +165,9 @@ def reshape_infer_meta(x, shape, out, *, config: MetaConfig | None = None) -> No
         out.set_dims(reshape_out_dims(x.dims, data))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    # Paddle shares the LoD when dim 0 stays, and then its reshape kernel resets Out's LoD to
+    # X's in every case (ResetLoD): the output always keeps X's sequences
+    out.share_lod(x)
 
 
 # -- reductions --------------------------------------------------------------------------------
@@ -337,6 +342,16 @@ def split_infer_meta(x, sections, axis, out: list, *, config: MetaConfig | None 
         meta.set_dims(dims)
         meta.set_dtype(x.dtype)
         meta.set_layout(x.layout)
+    _split_share_lod(x, axis, out, config)
+
+
+def _split_share_lod(x, axis, out: list, config) -> None:
+    """Only pass LoD when not splitting along the first dim (Paddle's split InferMeta)."""
+    if config is not None and not config.is_runtime:
+        return
+    if split_axis(tuple(x.dims), axis) != 0:
+        for meta in out:
+            meta.share_lod(x)
 
 
 # -- transpose ---------------------------------------------------------------------------------
@@ -406,6 +421,7 @@ def split_with_num_infer_meta(x, num: int, axis, out: list, *,
         o.set_dims(tuple(dims))
         o.set_dtype(x.dtype)
         o.set_layout(x.layout)
+    _split_share_lod(x, axis, out, config)
 
 
 def sum_raw_infer_meta(x, axis, keepdim: bool, reduce_all: bool, dtype: DataType, out, *,
@@ -507,6 +523,7 @@ def topk_infer_meta(x, k, axis: int, largest: bool, sorted: bool, out, indices, 
         meta.set_dims(tuple(dims))
         meta.set_dtype(dtype)
         meta.set_layout(x.layout)
+        meta.share_lod(x)
 
 
 def argsort_infer_meta(x, axis: int, descending: bool, out, indices) -> None:
@@ -586,6 +603,7 @@ def squeeze_infer_meta(x, axes, out, *, config: MetaConfig | None = None) -> Non
         out.set_dims(squeeze_out_dims(x.dims, int_array_data(axes)))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    share_lod_if_same_dim0(out, x)
 
 
 def squeeze_with_xshape_infer_meta(x, axes, out, xshape, *,
@@ -604,6 +622,7 @@ def unsqueeze_infer_meta(x, axes, out, *, config: MetaConfig | None = None) -> N
         out.set_dims(unsqueeze_out_dims(x.dims, int_array_data(axes)))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
+    share_lod_if_same_dim0(out, x)
 
 
 def unsqueeze_with_xshape_infer_meta(x, axes, out, xshape, *,
@@ -736,6 +755,8 @@ def slice_raw_infer_meta(input, axes, starts, ends, infer_flags, decrease_axis, 
     out.set_dims(_decreased(out_dims, decrease_axis, runtime))
     out.set_dtype(input.dtype)
     out.set_layout(input.layout)
+    if axes and _norm_axis(axes[0], len(dims), "slice") != 0:
+        out.share_lod(input)  # Paddle: the LoD stays unless the first sliced axis is dim 0
 
 
 def strided_slice_raw_infer_meta(x, axes, starts, ends, strides, infer_flags, decrease_axis,
@@ -770,8 +791,9 @@ __all__ += ["slice_bounds", "slice_raw_infer_meta", "strided_slice_bounds",
 # -- isnan / p_norm / tril_triu --------------------------------------------------------------
 
 def isfinite_infer_meta(x, out) -> None:
-    """IsfiniteInferMeta (isnan, isinf, isfinite): x's dims, bool."""
-    out.share_meta(x)
+    """IsfiniteInferMeta (isnan, isinf, isfinite): x's dims, bool; no LoD (Paddle sets dims and
+    dtype only)."""
+    out.set_dims(x.dims)
     out.set_dtype(DataType.BOOL)
 
 

@@ -22,9 +22,10 @@ _COMPLEX = {DataType.FLOAT32: DataType.COMPLEX64, DataType.FLOAT64: DataType.COM
 
 def real_and_imag_infer_meta(x, out) -> None:
     """RealAndImagInferMeta: x's dims and layout; a complex x gives its real type (a real x
-    keeps its dtype: angle's real kernels)."""
-    out.share_meta(x)
+    keeps its dtype: angle's real kernels); no LoD (Paddle sets dims, dtype and layout only)."""
+    out.set_dims(x.dims)
     out.set_dtype(_REAL.get(x.dtype, x.dtype))
+    out.set_layout(x.layout)
 
 
 def as_complex_infer_meta(x, out) -> None:

@@ -20,7 +20,7 @@ from phi.common.int_array import IntArray
 from phi.common.layout import DataLayout
 from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
-from phi.core.kernel import Tensor
+from phi.core.kernel import LoDTensor, Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.manip import (
     broadcast_tensors_out_dims,
@@ -345,11 +345,12 @@ def fill(ctx, x: Tensor, value: Scalar) -> Tensor:
 
 @register_kernel("full_batch_size_like", ("CPU", "GPU"), dtypes=FULL_BATCH_SIZE_LIKE_DTYPES,
                  input_defs={"input": {"dtype": DataType.ALL_DTYPE}})
-def full_batch_size_like(ctx, input: Tensor, shape: list[int], value: Scalar, dtype: DataType,
-                         input_dim_idx: int, output_dim_idx: int) -> Tensor:
-    """``shape`` with shape[output_dim_idx] = input.dims[input_dim_idx], filled as full_like."""
+def full_batch_size_like(ctx, input: LoDTensor, shape: list[int], value: Scalar,
+                         dtype: DataType, input_dim_idx: int, output_dim_idx: int) -> Tensor:
+    """``shape`` with shape[output_dim_idx] = input.dims[input_dim_idx] (the number of
+    sequences of a LoD input when input_dim_idx is 0), filled as full_like."""
     sink = _Capture()
-    full_batch_size_like_infer_meta(_Shape(input), list(shape), value, dtype, input_dim_idx,
+    full_batch_size_like_infer_meta(input, list(shape), value, dtype, input_dim_idx,
                                     output_dim_idx, sink)
     return full_like(ctx, ctx.empty(sink.dims, dtype), value, dtype)
 

@@ -156,11 +156,11 @@ def test_unknown_op_type_names_index_type_and_close_names(mlp_copy):
 def test_op_without_kernel_is_refused_before_anything_runs(mlp_copy):
     desc = ProgramDesc.load(mlp_copy / "inference.pdmodel")
     block = desc.global_block
-    # an op the bridge describes (OpProto) but implements nowhere (a SelectedRows op)
-    block.insert_op(2, "get_tensor_from_selected_rows", {"X": ["x"]}, {"Out": ["x_rows"]}, {})
-    block.create_var("x_rows")
+    # an op the bridge describes (OpProto) but implements nowhere (a primitive op)
+    block.insert_op(2, "exp_p", {"X": ["x"]}, {"Y": ["x_exp"]}, {})
+    block.create_var("x_exp")
     scope = Scope()
-    with pytest.raises(Unimplemented, match=r"op #2 `get_tensor_from_selected_rows` has no kernel"):
+    with pytest.raises(Unimplemented, match=r"op #2 `exp_p` has no kernel"):
         Executor().run(Program(desc), feed={"x": np.zeros((4, 16), np.float32)}, scope=scope)
     assert scope.kids == ()  # nothing was planned into the scope
 

@@ -32,9 +32,7 @@ FAMILIES_12 = ("sequence / LoD", "detection", "io / random / control",
 RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 
 NOT_YET = frozenset({
-    "bilateral_slice", "cudnn_lstm", "faster_tokenizer", "fusion_gru",
-    "fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc", "generate_mask_labels",
-    "get_tensor_from_selected_rows", "merge_selected_rows", "warprnnt",
+    "fusion_gru", "fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc",
 })
 
 NOT_YET_12 = frozenset({

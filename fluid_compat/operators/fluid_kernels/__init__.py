@@ -24,3 +24,5 @@ from fluid_compat.operators.fluid_kernels import io_ops  # noqa: F401 - save / l
 from fluid_compat.operators.fluid_kernels import optimizers  # noqa: F401 - ftrl, proximal_gd
 from fluid_compat.operators.fluid_kernels import sequence_lod  # noqa: F401 - sequence ops on LoD
 from fluid_compat.operators.fluid_kernels import detection_tail  # noqa: F401 - iou_similarity ...
+from fluid_compat.operators.fluid_kernels import lod_rules  # noqa: F401 - fluid ShareLoD
+from fluid_compat.operators.fluid_kernels import mask_labels  # noqa: F401 - generate_mask_labels
