@@ -313,3 +313,8 @@ from phi.infermeta import rnnt as _rnnt  # noqa: E402
 from phi.infermeta.rnnt import *  # noqa: E402,F403 - warprnnt
 
 __all__ += list(_rnnt.__all__)
+
+from phi.infermeta import roi as _roi  # noqa: E402
+from phi.infermeta.roi import *  # noqa: E402,F403 - roi_align, roi_pool, psroi_pool
+
+__all__ += list(_roi.__all__)

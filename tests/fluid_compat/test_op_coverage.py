@@ -41,9 +41,8 @@ NOT_YET_12 = frozenset({
     "deformable_psroi_pooling", "distribute_fpn_proposals", "edit_distance",
     "generate_proposal_labels", "generate_proposals", "generate_proposals_v2", "gru_unit",
     "hierarchical_sigmoid", "im2sequence", "linear_chain_crf", "locality_aware_nms",
-    "match_matrix_tensor", "mine_hard_examples", "nce", "psroi_pool", "pull_box_extended_sparse",
-    "pull_box_sparse", "pyramid_hash", "rank_attention", "retinanet_detection_output",
-    "retinanet_target_assign", "roi_align", "roi_pool", "row_conv", "rpn_target_assign",
+    "match_matrix_tensor", "mine_hard_examples", "nce", "pyramid_hash", "rank_attention",
+    "retinanet_detection_output", "retinanet_target_assign", "row_conv", "rpn_target_assign",
     "shuffle_batch", "tdm_child", "tdm_sampler", "var_conv_2d", "warpctc", "yolov3_loss",
 })
 
