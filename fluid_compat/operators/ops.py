@@ -553,3 +553,13 @@ op_hooks("check_finite_and_unscale", output_counts=_counts_like(Out="X"))
 op_hooks("update_loss_scaling", output_counts=_counts_like(Out="X"))
 # warprnnt: WarpRNNTOp::GetExpectedKernelType takes the activations ("input") dtype
 op_hooks("warprnnt", get_expected_kernel_type=expected_from_var("input"))
+
+
+def _fpn_levels(attrs, inputs) -> dict[str, int]:
+    n = int(attrs.get("max_level", 0)) - int(attrs.get("min_level", 0)) + 1
+    return {"MultiFpnRois": n, "MultiLevelRoIsNum": n if inputs.get("RoisNum") is not None
+            else 0}
+
+
+op_hooks("distribute_fpn_proposals", output_counts=_fpn_levels,
+         get_expected_kernel_type=expected_from_var("FpnRois"))

@@ -318,3 +318,8 @@ from phi.infermeta import roi as _roi  # noqa: E402
 from phi.infermeta.roi import *  # noqa: E402,F403 - roi_align, roi_pool, psroi_pool
 
 __all__ += list(_roi.__all__)
+
+from phi.infermeta import fpn as _fpn  # noqa: E402
+from phi.infermeta.fpn import *  # noqa: E402,F403 - generate_proposals, distribute_fpn_proposals
+
+__all__ += list(_fpn.__all__)

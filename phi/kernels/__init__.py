@@ -66,3 +66,4 @@ from phi.kernels import nms  # noqa: F401 - multiclass_nms3, matrix_nms, nms (is
 from phi.kernels import sequence_pool  # noqa: F401 - sequence_pool (issue 12)
 from phi.kernels import warprnnt  # noqa: F401 - the RNN-T loss (warprnnt)
 from phi.kernels import roi  # noqa: F401 - roi_align, roi_pool, psroi_pool (issue 12)
+from phi.kernels import fpn  # noqa: F401 - generate_proposals, distribute_fpn_proposals

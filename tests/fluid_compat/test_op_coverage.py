@@ -36,10 +36,9 @@ NOT_YET = frozenset({
 })
 
 NOT_YET_12 = frozenset({
-    "batch_fc", "beam_search", "beam_search_decode", "chunk_eval", "collect_fpn_proposals",
-    "correlation", "crf_decoding", "ctc_align", "cvm", "deformable_conv", "deformable_conv_v1",
-    "deformable_psroi_pooling", "distribute_fpn_proposals", "edit_distance",
-    "generate_proposal_labels", "generate_proposals", "generate_proposals_v2", "gru_unit",
+    "batch_fc", "beam_search", "beam_search_decode", "chunk_eval", "correlation", "crf_decoding",
+    "ctc_align", "cvm", "deformable_conv", "deformable_conv_v1", "deformable_psroi_pooling",
+    "edit_distance", "generate_proposal_labels", "generate_proposals", "gru_unit",
     "hierarchical_sigmoid", "im2sequence", "linear_chain_crf", "locality_aware_nms",
     "match_matrix_tensor", "mine_hard_examples", "nce", "pyramid_hash", "rank_attention",
     "retinanet_detection_output", "retinanet_target_assign", "row_conv", "rpn_target_assign",

@@ -10,6 +10,8 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 
+from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.expected_kernel import expected_from_var
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 
 __all__: list[str] = []
@@ -344,3 +346,43 @@ class MulticlassNms2Kernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         _legacy_nms(ctx, return_index=True)
+
+
+@register_fluid_kernel("collect_fpn_proposals", "CPU", _F)
+class CollectFpnProposalsKernel(FluidKernel):
+    """The post_nms_topN best RoIs of all levels (stable by score), regrouped by image in that
+    order; FpnRois with a LoD per image and RoisNum (with MultiLevelRoIsNum)."""
+
+    def compute(self, ctx) -> None:
+        rois = ctx.multi_input("MultiLevelRois")
+        scores = ctx.multi_input("MultiLevelScores")
+        nums = ctx.multi_input("MultiLevelRoIsNum")
+        if len(rois) != len(scores):
+            raise InvalidArgument(f"collect_fpn_proposals: {len(rois)} MultiLevelRois but "
+                                  f"{len(scores)} MultiLevelScores.")
+        all_rois, all_scores, all_images = [], [], []
+        n_images = 0
+        for level, (r, s) in enumerate(zip(rois, scores, strict=True)):
+            if nums and nums[level] is not None:
+                counts = np.asarray(nums[level].data).reshape(-1).astype(np.int64)
+            elif r.lod:
+                counts = np.diff(np.asarray(r.lod[-1], np.int64))
+            else:
+                raise InvalidArgument("collect_fpn_proposals: give MultiLevelRoIsNum or a LoD "
+                                      "on MultiLevelRois.")
+            n_images = max(n_images, counts.size)
+            all_rois.append(r.data.reshape(-1, 4))
+            all_scores.append(np.asarray(s.data).reshape(-1))
+            all_images.append(np.repeat(np.arange(counts.size), counts))
+        boxes = np.concatenate(all_rois)
+        score = np.concatenate(all_scores)
+        image = np.concatenate(all_images)
+        top = np.argsort(-score, kind="stable")[:max(int(ctx.attr("post_nms_topN")), 0)]
+        top = top[np.argsort(image[top], kind="stable")]
+        per_image = np.bincount(image[top], minlength=n_images)
+        lod = (tuple(int(v) for v in np.concatenate([[0], np.cumsum(per_image)])),)
+        ctx.set_output("FpnRois", boxes[top], lod=lod)
+        ctx.set_output("RoisNum", per_image.astype(np.int32), DataType.INT32)
+
+
+op_hooks("collect_fpn_proposals", get_expected_kernel_type=expected_from_var("MultiLevelRois"))
