@@ -289,3 +289,8 @@ from phi.infermeta import optimizers as _optimizers  # noqa: E402
 from phi.infermeta.optimizers import *  # noqa: E402,F403 - optimizer ops (issue 13)
 
 __all__ += list(_optimizers.__all__)
+
+from phi.infermeta import sequence2 as _sequence2  # noqa: E402
+from phi.infermeta.sequence2 import *  # noqa: E402,F403 - sequence / LoD ops (issue 12)
+
+__all__ += list(_sequence2.__all__)

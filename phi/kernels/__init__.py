@@ -60,3 +60,4 @@ from phi.kernels import comm  # noqa: F401 - c_embedding (communication family, 
 from phi.kernels import random_ops  # noqa: F401 - the random ops of issue 12
 from phi.kernels import io_ops  # noqa: F401 - memcpy*, nop, share_buffer (issue 12)
 from phi.kernels import optimizers  # noqa: F401 - optimizer update rules (issue 13)
+from phi.kernels import sequence2  # noqa: F401 - edit_distance (sequence / LoD, issue 12)

@@ -22,3 +22,4 @@ from fluid_compat.operators.fluid_kernels import comm  # noqa: F401 - partial_co
 from fluid_compat.operators.fluid_kernels import random  # noqa: F401 - random ops' hooks
 from fluid_compat.operators.fluid_kernels import io_ops  # noqa: F401 - save / load, assert
 from fluid_compat.operators.fluid_kernels import optimizers  # noqa: F401 - ftrl, proximal_gd
+from fluid_compat.operators.fluid_kernels import sequence2  # noqa: F401 - ctc_align, row_conv, ...
