@@ -38,15 +38,15 @@ NOT_YET = frozenset({
 })
 
 NOT_YET_12 = frozenset({
-    "anchor_generator", "batch_fc", "beam_search", "beam_search_decode", "bipartite_match",
+    "anchor_generator", "beam_search", "beam_search_decode", "bipartite_match",
     "box_clip", "box_coder", "box_decoder_and_assign", "collect_fpn_proposals", "correlation",
-    "crf_decoding", "deformable_conv", "deformable_conv_v1", "deformable_psroi_pooling",
+    "deformable_conv", "deformable_conv_v1", "deformable_psroi_pooling",
     "density_prior_box", "distribute_fpn_proposals", "fetch_v2", "generate_proposal_labels",
-    "generate_proposals", "generate_proposals_v2", "gru_unit", "hierarchical_sigmoid",
-    "iou_similarity", "linear_chain_crf", "locality_aware_nms", "match_matrix_tensor",
+    "generate_proposals", "generate_proposals_v2", "hierarchical_sigmoid",
+    "iou_similarity", "locality_aware_nms",
     "matrix_nms", "mine_hard_examples", "multiclass_nms", "multiclass_nms2", "multiclass_nms3",
     "nce", "nms", "polygon_box_transform", "prior_box", "psroi_pool", "pull_box_extended_sparse",
-    "pull_box_sparse", "pyramid_hash", "rank_attention", "retinanet_detection_output",
+    "pull_box_sparse", "pyramid_hash", "retinanet_detection_output",
     "retinanet_target_assign", "roi_align", "roi_pool", "rpn_target_assign", "sequence_concat",
     "sequence_conv", "sequence_enumerate", "sequence_erase", "sequence_expand",
     "sequence_expand_as", "sequence_mask", "sequence_pad", "sequence_pool", "sequence_reshape",

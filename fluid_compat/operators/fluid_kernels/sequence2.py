@@ -295,3 +295,196 @@ class TdmChildKernel(FluidKernel):
 
 # edit_distance is a phi kernel (phi/kernels/sequence2.py); EditDistanceOp's expected type: FP32
 op_hooks("edit_distance", get_expected_kernel_type=_fixed(DataType.FLOAT32))
+
+
+# ---- batch 2: gru_unit, linear_chain_crf, crf_decoding, match_matrix_tensor, GPU-only ops ----
+
+for _op, _slot in (("gru_unit", "Input"), ("linear_chain_crf", "Emission"),
+                   ("crf_decoding", "Emission"), ("match_matrix_tensor", "X"),
+                   ("batch_fc", "Input"), ("rank_attention", "X")):
+    op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
+# CRFDecodingOp::InferShape: ctx->ShareLoD("Emission", "ViterbiPath")
+op_hooks("crf_decoding", share_lod={"ViterbiPath": "Emission"})
+
+
+# gru_unit's activation enum (GRUUnitOpMaker): identity, sigmoid, tanh, relu (Eigen functors)
+_GRU_ACTS = (lambda v: v, lambda v: 1 / (1 + np.exp(-v)), np.tanh, lambda v: np.maximum(v, 0))
+
+
+@register_fluid_kernel("gru_unit", "CPU", ("float32", "float64"))
+class GruUnitKernel(FluidKernel):
+    """One GRU step.  Weight's buffer holds the update / reset weights as a [D, 2D] matrix
+    followed by the candidate weights as [D, D] (not column blocks of a [D, 3D] matrix)."""
+
+    def compute(self, ctx) -> None:
+        x, hp, w = (ctx.input_array(s) for s in ("Input", "HiddenPrev", "Weight"))
+        d = hp.shape[1]
+        if x.shape[1] != 3 * d or w.shape != (d, 3 * d):
+            raise InvalidArgument(f"gru_unit: Input [B, 3D], HiddenPrev [B, D] and Weight "
+                                  f"[D, 3D] disagree: {list(x.shape)}, {list(hp.shape)}, "
+                                  f"{list(w.shape)}.")
+        act, gate_act = (_GRU_ACTS[int(ctx.attr(a))] for a in ("activation", "gate_activation"))
+        flat = w.reshape(-1)
+        w_ur, w_c = flat[:2 * d * d].reshape(d, 2 * d), flat[2 * d * d:].reshape(d, d)
+        g = x.copy()
+        if ctx.has_input("Bias"):
+            g = g + ctx.input_array("Bias").reshape(1, -1)
+        g[:, :2 * d] = gate_act(g[:, :2 * d] + hp @ w_ur)
+        u, r = g[:, :d], g[:, d:2 * d]
+        rhp = r * hp
+        g[:, 2 * d:] = act(g[:, 2 * d:] + rhp @ w_c)
+        c = g[:, 2 * d:]
+        h = c + u * (hp - c) if ctx.attr("origin_mode") else u * (c - hp) + hp
+        ctx.set_output("Gate", g)
+        ctx.set_output("ResetHiddenPrev", rhp)
+        ctx.set_output("Hidden", h)
+
+
+def _crf_ranges(ctx, slot: str, rows_per_seq: int | None):
+    """(start, end) rows of each sequence: Length (padding mode, rows_per_seq per sequence) or
+    the LoD of ``slot``."""
+    if ctx.has_input("Length"):
+        lengths = ctx.input_array("Length").reshape(-1).tolist()
+        return [(i * rows_per_seq, i * rows_per_seq + int(n)) for i, n in enumerate(lengths)]
+    return list(pairwise(_offsets(ctx, slot)))
+
+
+def _normalize_l1(v):
+    """NormalizeL1: scale a row to sum 1 and return the sum (Paddle refuses a sum <= 0)."""
+    s = v.sum()
+    if not s > 0:
+        raise InvalidArgument("linear_chain_crf: The unnormalized probabilities of all "
+                              "possible unfinished sequences must be greater than 0.")
+    v *= v.dtype.type(1) / s
+    return s
+
+
+@register_fluid_kernel("linear_chain_crf", "CPU", ("float32", "float64"))
+class LinearChainCrfKernel(FluidKernel):
+    """Negative log-likelihood of each label sequence under the linear-chain CRF (Transition
+    rows: start, end, then tag-to-tag), with Alpha / EmissionExps / TransitionExps as Paddle's
+    forward pass leaves them (row-max-shifted exponentials, L1-normalized alphas)."""
+
+    def compute(self, ctx) -> None:
+        em, w, lab = (ctx.input_array(s) for s in ("Emission", "Transition", "Label"))
+        tags = em.shape[-1]
+        x = em.reshape(-1, tags)
+        labels = lab.reshape(-1).astype(np.int64)
+        ranges = _crf_ranges(ctx, "Label", em.shape[1] if em.ndim == 3 else None)
+        row_max = x.max(axis=1, keepdims=True) if x.size else np.zeros((0, 1), x.dtype)
+        x_exps = np.exp(x - row_max)
+        w_exps = np.exp(w)
+        alpha = np.zeros_like(x)
+        ll = np.zeros((len(ranges), 1), x.dtype)
+        for s, (a, b) in enumerate(ranges):
+            if a == b:
+                continue  # an empty sequence costs 0
+            al = alpha[a:b]
+            al[0] = w_exps[0] * x_exps[a]
+            v = -row_max[a, 0] - np.log(_normalize_l1(al[0]))
+            for k in range(1, b - a):
+                al[k] = x_exps[a + k] * (al[k - 1] @ w_exps[2:])
+                v -= row_max[a + k, 0] + np.log(_normalize_l1(al[k]))
+            v -= np.log((al[-1] * w_exps[1]).sum())
+            lb = labels[a:b]
+            if lb.max() >= tags or lb.min() < 0:
+                raise InvalidArgument(f"linear_chain_crf: An invalid tag label that exceeds "
+                                      f"the largest tag number {tags}: {lb.tolist()}.")
+            v += w[0, lb[0]] + x[a, lb[0]] + w[1, lb[-1]]
+            for k in range(1, b - a):
+                v += x[a + k, lb[k]] + w[lb[k - 1] + 2, lb[k]]
+            ll[s, 0] = -v
+        ctx.set_output("Alpha", alpha.reshape(em.shape))
+        ctx.set_output("EmissionExps", x_exps.reshape(em.shape))
+        ctx.set_output("TransitionExps", w_exps)
+        ctx.set_output("LogLikelihood", ll)
+
+
+def _viterbi(x, w) -> list[int]:
+    """CRFDecoding: the best tag path (first maximum wins ties)."""
+    n, tags = x.shape
+    alpha = w[0] + x[0]
+    track = np.zeros((n, tags), np.int64)
+    for k in range(1, n):
+        scores = alpha[:, None] + w[2:]  # [from j, to i]
+        track[k] = scores.argmax(axis=0)
+        alpha = scores.max(axis=0) + x[k]
+    best = int((alpha + w[1]).argmax())
+    path = [best]
+    for k in range(n - 1, 0, -1):
+        best = int(track[k, best])
+        path.append(best)
+    return path[::-1]
+
+
+@register_fluid_kernel("crf_decoding", "CPU", ("float32", "float64"))
+class CrfDecodingKernel(FluidKernel):
+    """Viterbi decoding per sequence (int64 tags; 0 in padding); with Label, 1 where the
+    decoded tag equals the label and 0 elsewhere."""
+
+    def compute(self, ctx) -> None:
+        em, w = ctx.input_array("Emission"), ctx.input_array("Transition")
+        tags = em.shape[-1]
+        x = em.reshape(-1, tags)
+        path = np.zeros(x.shape[0], np.int64)
+        padded = ctx.has_input("Length")
+        label = ctx.input_array("Label").reshape(-1) if ctx.has_input("Label") else None
+        for a, b in _crf_ranges(ctx, "Emission", em.shape[1] if em.ndim == 3 else None):
+            if b > a:
+                path[a:b] = _viterbi(x[a:b], w)
+                if label is not None:  # only a sequence's own rows are compared
+                    path[a:b] = label[a:b] == path[a:b]
+        ctx.set_output("ViterbiPath", path.reshape(em.shape[:2] if padded else (-1, 1)))
+
+
+@register_fluid_kernel("match_matrix_tensor", "CPU", ("float32",))
+class MatchMatrixTensorKernel(FluidKernel):
+    """Out[b] = x_b W_t y_b^T for each channel t, flattened [dim_t, len_x, len_y] per sequence
+    pair (Out's LoD), and Tmp = X W as [Nx * dim_t * D, 1]."""
+
+    def compute(self, ctx) -> None:
+        x, y, w = (ctx.input_array(s) for s in ("X", "Y", "W"))
+        dim_t = int(ctx.attr("dim_t"))
+        dim_in = x.shape[1]
+        if w.shape != (dim_in, dim_t, y.shape[1]) or y.shape[1] != dim_in:
+            raise InvalidArgument(f"match_matrix_tensor: W must be [{dim_in}, {dim_t}, "
+                                  f"{dim_in}] for X {list(x.shape)}, Y {list(y.shape)}, got "
+                                  f"{list(w.shape)}.")
+        xo, yo = _offsets(ctx, "X"), _offsets(ctx, "Y")
+        if len(xo) != len(yo):
+            raise InvalidArgument(f"match_matrix_tensor: X and Y must hold as many sequences, "
+                                  f"got {len(xo) - 1} and {len(yo) - 1}.")
+        tmp = x @ w.reshape(dim_in, dim_t * dim_in)
+        parts, new = [], [0]
+        for (a, b), (c, d) in zip(pairwise(xo), pairwise(yo), strict=True):
+            t = tmp[a:b].reshape(b - a, dim_t, dim_in).transpose(1, 0, 2)
+            parts.append((t @ y[c:d].T).reshape(-1))
+            new.append(new[-1] + parts[-1].size)
+        out = np.concatenate(parts) if parts else np.zeros(0, x.dtype)
+        ctx.set_output("Out", out.reshape(-1, 1), lod=(tuple(new),))
+        ctx.set_output("Tmp", tmp.reshape(-1, 1))
+
+
+class _GpuOnly(FluidKernel):
+    """Paddle 2.6.2 registers a CPU kernel that refuses to run (GPU only)."""
+
+    message = ""
+
+    def compute(self, ctx) -> None:
+        from phi.core.errors import Unimplemented
+
+        raise Unimplemented(self.message)
+
+
+@register_fluid_kernel("batch_fc", "CPU", ("float32", "float64"))
+class BatchFcKernel(_GpuOnly):
+    """Refused on CPU, as Paddle does."""
+
+    message = "BatchFC only supports GPU now."
+
+
+@register_fluid_kernel("rank_attention", "CPU", ("float32", "float64"))
+class RankAttentionKernel(_GpuOnly):
+    """Refused on CPU, as Paddle does."""
+
+    message = "Rank Attention only supports GPU now."
