@@ -42,7 +42,7 @@ NOT_YET_12 = frozenset({
     "box_clip", "box_coder", "box_decoder_and_assign", "collect_fpn_proposals", "correlation",
     "deformable_conv", "deformable_conv_v1", "deformable_psroi_pooling",
     "density_prior_box", "distribute_fpn_proposals", "fetch_v2", "generate_proposal_labels",
-    "generate_proposals", "generate_proposals_v2", "hierarchical_sigmoid",
+    "generate_proposals", "generate_proposals_v2",
     "iou_similarity", "locality_aware_nms",
     "matrix_nms", "mine_hard_examples", "multiclass_nms", "multiclass_nms2", "multiclass_nms3",
     "nce", "nms", "polygon_box_transform", "prior_box", "psroi_pool", "pull_box_extended_sparse",
@@ -51,7 +51,7 @@ NOT_YET_12 = frozenset({
     "sequence_conv", "sequence_enumerate", "sequence_erase", "sequence_expand",
     "sequence_expand_as", "sequence_mask", "sequence_pad", "sequence_pool", "sequence_reshape",
     "sequence_reverse", "sequence_scatter", "sequence_slice", "sequence_softmax", "sequence_unpad",
-    "shuffle_batch", "tdm_sampler", "var_conv_2d", "warpctc", "yolo_box", "yolov3_loss",
+    "shuffle_batch", "tdm_sampler", "var_conv_2d", "yolo_box", "yolov3_loss",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:

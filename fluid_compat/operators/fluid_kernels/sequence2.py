@@ -488,3 +488,6 @@ class RankAttentionKernel(_GpuOnly):
     """Refused on CPU, as Paddle does."""
 
     message = "Rank Attention only supports GPU now."
+# warpctc / hierarchical_sigmoid are phi kernels: expected types from Logits / X
+op_hooks("warpctc", get_expected_kernel_type=expected_from_var("Logits"))
+op_hooks("hierarchical_sigmoid", get_expected_kernel_type=expected_from_var("X"))
