@@ -38,7 +38,7 @@ NOT_YET = frozenset({
 })
 
 NOT_YET_12 = frozenset({
-    "anchor_generator", "beam_search", "beam_search_decode", "bipartite_match",
+    "anchor_generator", "beam_search_decode", "bipartite_match",
     "box_clip", "box_coder", "box_decoder_and_assign", "collect_fpn_proposals", "correlation",
     "deformable_conv", "deformable_conv_v1", "deformable_psroi_pooling",
     "density_prior_box", "distribute_fpn_proposals", "fetch_v2", "generate_proposal_labels",
