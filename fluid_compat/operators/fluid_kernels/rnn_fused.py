@@ -318,6 +318,8 @@ def _lstm_batch(ctx, batched, wh, step: _JitLstm, order, steps):
 
 
 class _SeqLstm(FluidKernel):
+    xx_batch_lod = True  # fusion_lstm's XX is reordered to batch order (to_batch) with its LoD
+
     def _check_bias(self, ctx, bias, h: int):
         peep = ctx.attr("use_peepholes")
         if bias.size != (7 if peep else 4) * h:
@@ -350,7 +352,7 @@ class _SeqLstm(FluidKernel):
         ctx.set_output("Hidden", hidden, lod=lod)
         ctx.set_output("Cell", cell, lod=lod)
         blod = _batch_lod(order, steps)
-        ctx.set_output("XX", xx, lod=blod)
+        ctx.set_output("XX", xx, lod=blod if self.xx_batch_lod else (tuple(offsets),))
         ctx.set_output("BatchedInput", batched, lod=blod)
         ctx.set_output("BatchedHidden", bh, lod=blod)
         ctx.set_output("BatchedCell", bc, lod=blod)
@@ -398,6 +400,8 @@ class FusedEmbeddingFcLstmKernel(_SeqLstm):
     """XX = Embeddings[Ids] (the embeddings already hold X W_x + b: Paddle adds no gate bias
     here, Bias serves only for the peepholes), then LSTM one sequence after the other, or in
     sequence2batch order with use_seq=false (XX then stays as looked up)."""
+
+    xx_batch_lod = False  # XX stays in sequence order with the Ids' LoD
 
     dtype_tied_inputs = ("Embeddings", "WeightH", "Bias")
 
