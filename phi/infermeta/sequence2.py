@@ -7,7 +7,9 @@ from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.infermeta._utils import set_meta
 
-__all__ = ["edit_distance_infer_meta", "hsigmoid_loss_infer_meta", "warpctc_infer_meta"]
+__all__ = ["edit_distance_infer_meta", "fusion_gru_infer_meta",
+           "fusion_seqconv_eltadd_relu_infer_meta", "fusion_seqexpand_concat_fc_infer_meta",
+           "hsigmoid_loss_infer_meta", "warpctc_infer_meta"]
 
 
 def edit_distance_infer_meta(hyps, refs, hypslength, refslength, normalized: bool,
@@ -64,3 +66,47 @@ def hsigmoid_loss_infer_meta(x, label, w, bias, path, code, num_classes: int, is
     set_meta(pre_out, (n, width), x.dtype)
     if w_out is not None:
         w_out.share_meta(w)
+
+
+def fusion_seqexpand_concat_fc_infer_meta(x: list, fc_weight, fc_bias, fc_activation: str,
+                                          out, fc_out) -> None:
+    """FusionSeqExpandConcatFCInferMeta: Out [T, D] with X[0]'s LoD, FCOut [-1, D]."""
+    if len(x) < 2:
+        raise InvalidArgument(f"fusion_seqexpand_concat_fc: Inputs(X) of "
+                              f"FusionSeqExpandConcatFCOp should larger than 1, got {len(x)}.")
+    dw = tuple(fc_weight.dims)
+    set_meta(out, (tuple(x[0].dims)[0], dw[1]), x[0].dtype)
+    out.share_lod(x[0])
+    set_meta(fc_out, (-1, dw[1]), x[0].dtype)
+
+
+def fusion_seqconv_eltadd_relu_infer_meta(x, filter, bias, context_length: int,
+                                          context_start: int, context_stride: int, out,
+                                          col_mat) -> None:
+    """FusionSeqConvEltAddReluInferMeta: Out [T, N] with X's LoD, ColMat [T, filter rows]."""
+    xd, fd = tuple(x.dims), tuple(filter.dims)
+    set_meta(out, (xd[0], fd[1]), x.dtype)
+    out.share_lod(x)
+    set_meta(col_mat, (xd[0], fd[0]), x.dtype)
+
+
+def fusion_gru_infer_meta(x, h0, weight_x, weight_h, bias, activation: str,
+                          gate_activation: str, is_reverse: bool, use_seq: bool,
+                          origin_mode: bool, use_mkldnn: bool, mkldnn_data_type: str,
+                          scale_data: float, shift_data: float, scale_weights: list,
+                          force_fp32_output: bool, reordered_h0, xx, batched_input,
+                          batched_out, hidden) -> None:
+    """FusionGRUInferMeta: Hidden [T, D] with X's LoD, XX [T, 3D] (batch mode with M <= 3D:
+    [T, M], X reordered), the batch outputs [T, 3D] / [T, D]."""
+    xd, wd = tuple(x.dims), tuple(weight_h.dims)
+    t, dim = xd[0], wd[0]
+    set_meta(hidden, (t, dim), x.dtype)
+    hidden.share_lod(x)
+    xx_width = xd[1] if not use_seq and xd[1] <= 3 * dim else 3 * dim
+    set_meta(xx, (t, xx_width), x.dtype)
+    xx.share_lod(x)
+    if not use_seq:
+        set_meta(batched_input, (t, 3 * dim), x.dtype)
+        set_meta(batched_out, (t, dim), x.dtype)
+        if h0 is not None:
+            set_meta(reordered_h0, tuple(h0.dims), x.dtype)

@@ -13,7 +13,8 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import LoDTensor, Tensor
 from phi.core.registry import register_kernel
 
-__all__ = ["edit_distance", "hsigmoid_loss", "warpctc"]
+__all__ = ["edit_distance", "fusion_gru", "fusion_seqconv_eltadd_relu",
+           "fusion_seqexpand_concat_fc", "hsigmoid_loss", "warpctc"]
 
 
 def _levenshtein(h: list, r: list) -> float:
@@ -206,3 +207,176 @@ def hsigmoid_loss(ctx, x: Tensor, label: Tensor, w: Tensor, bias: Tensor | None,
     pre = np.log(t(1) + np.exp(pre))
     out = pre.sum(axis=1, keepdims=True) + out
     return out, pre, None
+
+
+# ---- issue 11's LoD fusion ops -----------------------------------------------------------------
+
+def _jit_sigmoid(v):
+    t = v.dtype.type
+    return t(1) / (t(1) + np.exp(-np.clip(v, t(-40), t(13))))
+
+
+# Paddle's CPU vector activations (jit refer / VecActivations): sigmoid clips its input to
+# [-40, 13], tanh is 2 * sigmoid(2x) - 1
+_JIT_ACTS = {"sigmoid": _jit_sigmoid,
+             "tanh": lambda v: v.dtype.type(2) * _jit_sigmoid(v.dtype.type(2) * v) - v.dtype.type(1),
+             "relu": lambda v: np.maximum(v, v.dtype.type(0)), "identity": lambda v: v}
+
+
+def _jit_act(op: str, name: str):
+    if name not in _JIT_ACTS:
+        raise InvalidArgument(f"{op}: activation {name!r} is not one of {sorted(_JIT_ACTS)}.")
+    return _JIT_ACTS[name]
+
+
+def _seq_offsets(op: str, t: LoDTensor, slot: str) -> list[int]:
+    if len(t.lod) != 1:
+        raise InvalidArgument(f"{op}: Only support input lod size is 1, but received value is: "
+                              f"{len(t.lod)} (input {slot}).")
+    return [int(v) for v in t.lod[0]]
+
+
+@register_kernel("fusion_seqexpand_concat_fc", "CPU", dtypes=["float32", "float64"])
+def fusion_seqexpand_concat_fc(ctx, x: list[LoDTensor], fc_weight: Tensor,
+                               fc_bias: Tensor | None, fc_activation: str
+                               ) -> tuple[LoDTensor, Tensor]:
+    """act(concat(X[0], expand(X[1:]) as X[0]) FCWeight + FCBias): X[1:] hold one row per
+    sequence of X[0]; FCOut is their part (without the bias), one row per sequence."""
+    op = "fusion_seqexpand_concat_fc"
+    ref = x[0]
+    offsets = _seq_offsets(op, ref, "X[0]")
+    n = len(offsets) - 1
+    x0 = np.asarray(ref.data)
+    widths = [np.asarray(t.data).shape[1] for t in x]
+    if sum(widths) != fc_weight.shape[0]:
+        raise InvalidArgument(f"{op}: FCWeight must have {sum(widths)} rows (the concatenated "
+                              f"width), got {fc_weight.shape[0]}.")
+    for i, t in enumerate(x[1:], 1):
+        if np.asarray(t.data).shape[0] != n:
+            raise InvalidArgument(f"{op}: X[{i}] must hold one row per sequence of X[0] ({n}), "
+                                  f"got {np.asarray(t.data).shape[0]}.")
+    act = _jit_act(op, fc_activation)
+    out = x0 @ fc_weight[:widths[0]]
+    fc_out = np.zeros((n, fc_weight.shape[1]), x0.dtype)
+    start = widths[0]
+    for t, w in zip(x[1:], widths[1:], strict=True):
+        fc_out = fc_out + np.asarray(t.data) @ fc_weight[start:start + w]
+        start += w
+    # FCOut keeps the expanded inputs' part only; the bias goes with it into Out
+    add = fc_out + fc_bias.reshape(1, -1) if fc_bias is not None else fc_out
+    for i, (a, b) in enumerate(pairwise(offsets)):
+        out[a:b] += add[i]
+    return ctx.lod_tensor(act(out), ref.lod), fc_out
+
+
+@register_kernel("fusion_seqconv_eltadd_relu", "CPU", dtypes=["float32", "float64"])
+def fusion_seqconv_eltadd_relu(ctx, x: LoDTensor, filter: Tensor, bias: Tensor,
+                               context_length: int, context_start: int, context_stride: int
+                               ) -> tuple[LoDTensor, Tensor]:
+    """relu(sequence_conv(X) + Bias): ColMat row j holds the contextLength rows of X from
+    j + contextStart on (zeros outside j's sequence), Out = ColMat Filter + Bias."""
+    op = "fusion_seqconv_eltadd_relu"
+    if context_stride != 1:
+        raise InvalidArgument(f"{op}: Currently, FusionSeqConvEltAddReluOp only supports "
+                              f"contextStride=1, but received value is: {context_stride}.")
+    data = np.asarray(x.data)
+    offsets = _seq_offsets(op, x, "X")
+    m = data.shape[1]
+    if filter.shape[0] != context_length * m:
+        raise InvalidArgument(f"{op}: Filter's height should be context_length * input width "
+                              f"({context_length * m}), got {filter.shape[0]}.")
+    col = np.zeros((data.shape[0], context_length * m), data.dtype)
+    for a, b in pairwise(offsets):
+        for j in range(a, b):
+            for k in range(context_length):
+                r = j + context_start + k
+                if a <= r < b:
+                    col[j, k * m:(k + 1) * m] = data[r]
+    out = col @ filter + bias.reshape(1, -1)
+    return ctx.lod_tensor(np.maximum(out, out.dtype.type(0)), x.lod), col
+
+
+def _gru_step(g, h_prev, wh_ur, wh_c, act_gate, act_cand, first: bool, d: int):
+    """The jit GRU step on gate rows g ([k, 3D], changed in place): GRUH1 without a previous
+    state, else GRUHtPart1 (reset gate), the candidate GEMM and GRUHtPart2."""
+    if first:
+        g[:, :d] = act_gate(g[:, :d])
+        g[:, 2 * d:] = act_cand(g[:, 2 * d:])
+        return g[:, :d] * g[:, 2 * d:]
+    g[:, :2 * d] += h_prev @ wh_ur
+    g[:, d:2 * d] = act_gate(g[:, d:2 * d])
+    rh = h_prev * g[:, d:2 * d]
+    g[:, 2 * d:] += rh @ wh_c
+    g[:, :d] = act_gate(g[:, :d])
+    g[:, 2 * d:] = act_cand(g[:, 2 * d:])
+    one = g.dtype.type(1)
+    return g[:, :d] * g[:, 2 * d:] + (one - g[:, :d]) * h_prev
+
+
+@register_kernel("fusion_gru", "CPU", dtypes=["float32", "float64"])
+def fusion_gru(ctx, x: LoDTensor, h0: Tensor | None, weight_x: Tensor, weight_h: Tensor,
+               bias: Tensor | None, activation: str, gate_activation: str, is_reverse: bool,
+               use_seq: bool, origin_mode: bool, use_mkldnn: bool, mkldnn_data_type: str,
+               scale_data: float, shift_data: float, scale_weights: list[float],
+               force_fp32_output: bool
+               ) -> tuple[Tensor, LoDTensor, LoDTensor, LoDTensor, LoDTensor]:
+    """X WeightX + Bias then the GRU of the jit kernels (origin_mode is not read on this path),
+    one sequence after the other (use_seq) or in sequence2batch order; WeightH's buffer is a
+    [D, 2D] gate matrix followed by the [D, D] candidate matrix.  XX / Batched* hold the gate
+    values the steps leave in place."""
+    op = "fusion_gru"
+    data = np.asarray(x.data)
+    offsets = _seq_offsets(op, x, "X")
+    d = weight_h.shape[0]
+    if weight_x.shape != (data.shape[1], 3 * d) or weight_h.shape != (d, 3 * d):
+        raise InvalidArgument(f"{op}: X [T, M], WeightX [M, 3D] and WeightH [D, 3D] disagree: "
+                              f"{list(data.shape)}, {list(weight_x.shape)}, "
+                              f"{list(weight_h.shape)}.")
+    act_gate, act_cand = _jit_act(op, gate_activation), _jit_act(op, activation)
+    flat = weight_h.reshape(-1)
+    wh_ur, wh_c = flat[:2 * d * d].reshape(d, 2 * d), flat[2 * d * d:].reshape(d, d)
+    b = bias.reshape(1, -1) if bias is not None else None
+
+    def fc(v):
+        r = v @ weight_x
+        return r + b if b is not None else r
+
+    n_seq = len(offsets) - 1
+    hidden = np.zeros((data.shape[0], d), data.dtype)
+    lod = x.lod
+    if use_seq:
+        xx = fc(data)
+        for s, (a, e) in enumerate(pairwise(offsets)):
+            rows = range(e - 1, a - 1, -1) if is_reverse else range(a, e)
+            h = None if h0 is None else h0[s:s + 1]
+            for r in rows:
+                h = _gru_step(xx[r:r + 1], h, wh_ur, wh_c, act_gate, act_cand, h is None, d)
+                hidden[r] = h[0]
+        return None, ctx.lod_tensor(xx, lod), None, None, ctx.lod_tensor(hidden, lod)
+    lengths = [e - a for a, e in pairwise(offsets)]
+    order = sorted(range(n_seq), key=lambda s: -lengths[s])
+    steps = [[offsets[s + 1] - 1 - t if is_reverse else offsets[s] + t
+              for s in order if lengths[s] > t] for t in range(max(lengths, default=0))]
+    idx = [r for st in steps for r in st]
+    starts = [0]
+    for st in steps:
+        starts.append(starts[-1] + len(st))
+    blod = (tuple(starts), tuple(idx), tuple(order))
+    if data.shape[1] > 3 * d:
+        xx = fc(data)
+        batched, xx_out = xx[idx], ctx.lod_tensor(xx, lod)
+    else:
+        xx = data[idx]
+        batched, xx_out = fc(xx), ctx.lod_tensor(xx, blod)
+    bout = np.zeros((len(idx), d), data.dtype)
+    reordered = None if h0 is None else h0[order]
+    prev = reordered
+    for t, (a, e) in enumerate(pairwise(starts)):
+        k = e - a
+        h_prev = None if prev is None else prev[:k]
+        bout[a:e] = _gru_step(batched[a:e], h_prev, wh_ur, wh_c, act_gate, act_cand,
+                              h_prev is None, d)
+        prev = bout[a:e]
+    hidden[idx] = bout
+    return (reordered, xx_out, ctx.lod_tensor(batched, blod), ctx.lod_tensor(bout, blod),
+            ctx.lod_tensor(hidden, lod))

@@ -32,8 +32,8 @@ FAMILIES_12 = ("sequence / LoD", "detection", "io / random / control",
 RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 
 NOT_YET = frozenset({
-    "bilateral_slice", "cudnn_lstm", "faster_tokenizer", "fusion_gru",
-    "fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc", "generate_mask_labels",
+    "bilateral_slice", "cudnn_lstm", "faster_tokenizer",
+    "generate_mask_labels",
     "get_tensor_from_selected_rows", "merge_selected_rows", "warprnnt",
 })
 
