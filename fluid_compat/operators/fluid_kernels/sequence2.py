@@ -570,3 +570,51 @@ class BeamSearchKernel(FluidKernel):
         ctx.set_output("selected_scores", np.array(sel_scores, np.float32).reshape(-1, 1),
                        lod=out_lod)
         ctx.set_output("parent_idx", np.array(parents, np.int32))
+
+
+# ---- var_conv_2d ---------------------------------------------------------------------------
+
+op_hooks("var_conv_2d", get_expected_kernel_type=expected_from_var("X"))
+
+
+@register_fluid_kernel("var_conv_2d", "CPU", ("float32",))
+class VarConv2dKernel(FluidKernel):
+    """Convolution of variable-size images: sample b is a [C, rows, cols] image (rows / cols
+    from the LoDs of ROW / COLUMN), windows centred (kernel // 2 before), zero outside; Col is
+    its [C * kh * kw, out positions] im2col, Out = W Col, both flattened with per-sample LoD."""
+
+    def compute(self, ctx) -> None:
+        x, w = ctx.input_array("X").reshape(-1), ctx.input_array("W")
+        xo = _offsets(ctx, "X")
+        hs = [b - a for a, b in pairwise(_offsets(ctx, "ROW"))]
+        ws = [b - a for a, b in pairwise(_offsets(ctx, "COLUMN"))]
+        c_in, c_out = int(ctx.attr("InputChannel")), int(ctx.attr("OutputChannel"))
+        kh, kw = int(ctx.attr("KernelH")), int(ctx.attr("KernelW"))
+        sh, sw = int(ctx.attr("StrideH")), int(ctx.attr("StrideW"))
+        if w.shape != (c_out, c_in * kh * kw):
+            raise InvalidArgument(f"var_conv_2d: W must be [OutputChannel, InputChannel * "
+                                  f"KernelH * KernelW] = [{c_out}, {c_in * kh * kw}], got "
+                                  f"{list(w.shape)}.")
+        cols, outs, col_lod, out_lod = [], [], [0], [0]
+        for b in range(len(xo) - 1):
+            h, wd = hs[b], ws[b]
+            oy = (h - 1) // sh + 1 if h else 0
+            ox = (wd - 1) // sw + 1 if wd else 0
+            col = np.zeros((c_in * kh * kw, oy * ox), x.dtype)
+            if h and wd:
+                if xo[b + 1] - xo[b] != c_in * h * wd:
+                    raise InvalidArgument(f"var_conv_2d: sample {b} holds {xo[b + 1] - xo[b]} "
+                                          f"values, expected InputChannel * rows * cols = "
+                                          f"{c_in * h * wd}.")
+                img = np.pad(x[xo[b]:xo[b + 1]].reshape(c_in, h, wd),
+                             ((0, 0), (kh // 2, kh), (kw // 2, kw)))
+                for ky in range(kh):
+                    for kx in range(kw):
+                        patch = img[:, ky:ky + h:sh, kx:kx + wd:sw][:, :oy, :ox]
+                        col[np.arange(c_in) * kh * kw + ky * kw + kx] = patch.reshape(c_in, -1)
+            cols.append(col.reshape(-1))
+            outs.append((w @ col).reshape(-1))
+            col_lod.append(col_lod[-1] + col.size)
+            out_lod.append(out_lod[-1] + c_out * oy * ox)
+        ctx.set_output("Col", np.concatenate(cols).reshape(-1, 1), lod=(tuple(col_lod),))
+        ctx.set_output("Out", np.concatenate(outs).reshape(-1, 1), lod=(tuple(out_lod),))
