@@ -9,7 +9,8 @@ from phi.infermeta._utils import set_meta
 
 __all__ = ["edit_distance_infer_meta", "fusion_gru_infer_meta",
            "fusion_seqconv_eltadd_relu_infer_meta", "fusion_seqexpand_concat_fc_infer_meta",
-           "hsigmoid_loss_infer_meta", "warpctc_infer_meta"]
+           "hsigmoid_loss_infer_meta", "shuffle_batch_infer_meta",
+           "warpctc_infer_meta"]
 
 
 def edit_distance_infer_meta(hyps, refs, hypslength, refslength, normalized: bool,
@@ -110,3 +111,10 @@ def fusion_gru_infer_meta(x, h0, weight_x, weight_h, bias, activation: str,
         set_meta(batched_out, (t, dim), x.dtype)
         if h0 is not None:
             set_meta(reordered_h0, tuple(h0.dims), x.dtype)
+
+
+def shuffle_batch_infer_meta(x, seed, startup_seed: int, out, shuffle_idx, seed_out) -> None:
+    """ShuffleBatchInferMeta: Out like X, ShuffleIdx [-1] int64, SeedOut like Seed (int64)."""
+    out.share_meta(x)
+    set_meta(shuffle_idx, (-1,), DataType.INT64)
+    set_meta(seed_out, tuple(seed.dims) if seed is not None else (1,), DataType.INT64)

@@ -14,7 +14,7 @@ from phi.core.kernel import LoDTensor, Tensor
 from phi.core.registry import register_kernel
 
 __all__ = ["edit_distance", "fusion_gru", "fusion_seqconv_eltadd_relu",
-           "fusion_seqexpand_concat_fc", "hsigmoid_loss", "warpctc"]
+           "fusion_seqexpand_concat_fc", "hsigmoid_loss", "shuffle_batch", "warpctc"]
 
 
 def _levenshtein(h: list, r: list) -> float:
@@ -380,3 +380,26 @@ def fusion_gru(ctx, x: LoDTensor, h0: Tensor | None, weight_x: Tensor, weight_h:
     hidden[idx] = bout
     return (reordered, xx_out, ctx.lod_tensor(batched, blod), ctx.lod_tensor(bout, blod),
             ctx.lod_tensor(hidden, lod))
+
+
+# ---- shuffle_batch -----------------------------------------------------------------------------
+
+_MINSTD_M = 2147483647  # std::minstd_rand0 (libstdc++'s default_random_engine)
+
+
+@register_kernel("shuffle_batch", "CPU", dtypes=["float32", "float64", "int32", "int64"],
+                 input_defs={"seed": _ANY},
+                 output_defs={1: {"dtype": DataType.INT64}, 2: {"dtype": DataType.INT64}})
+def shuffle_batch(ctx, x: Tensor, seed: Tensor, startup_seed: int
+                  ) -> tuple[Tensor, Tensor, Tensor]:
+    """Rows (all dims but the last) in a random order.  Paddle draws the permutation from a
+    std::random_device-seeded engine, so no run repeats it: here fresh entropy too.  SeedOut is
+    the first draw of default_random_engine seeded with Seed (startup_seed without one)."""
+    s = int(np.asarray(seed).reshape(-1)[0]) if seed is not None and np.size(seed) else \
+        int(startup_seed)
+    state = s % _MINSTD_M or 1  # linear_congruential_engine::seed
+    seed_out = np.array([state * 16807 % _MINSTD_M], np.int64).reshape(np.shape(seed) or (1,))
+    rows = int(np.prod(x.shape[:-1])) if x.ndim > 1 else 1
+    idx = np.random.default_rng().permutation(rows).astype(np.int64)
+    out = x.reshape(rows, -1)[idx].reshape(x.shape) if x.size else x.copy()
+    return out, idx, seed_out

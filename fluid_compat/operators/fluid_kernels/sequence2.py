@@ -618,3 +618,4 @@ class VarConv2dKernel(FluidKernel):
             out_lod.append(out_lod[-1] + c_out * oy * ox)
         ctx.set_output("Col", np.concatenate(cols).reshape(-1, 1), lod=(tuple(col_lod),))
         ctx.set_output("Out", np.concatenate(outs).reshape(-1, 1), lod=(tuple(out_lod),))
+op_hooks("shuffle_batch", get_expected_kernel_type=expected_from_var("X"))
