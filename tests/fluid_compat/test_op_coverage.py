@@ -45,7 +45,7 @@ NOT_YET_12 = frozenset({
     "generate_proposals", "generate_proposals_v2",
     "iou_similarity", "locality_aware_nms",
     "matrix_nms", "mine_hard_examples", "multiclass_nms", "multiclass_nms2", "multiclass_nms3",
-    "nce", "nms", "polygon_box_transform", "prior_box", "psroi_pool", "pull_box_extended_sparse",
+    "nms", "polygon_box_transform", "prior_box", "psroi_pool", "pull_box_extended_sparse",
     "pull_box_sparse", "pyramid_hash", "retinanet_detection_output",
     "retinanet_target_assign", "roi_align", "roi_pool", "rpn_target_assign", "sequence_concat",
     "sequence_conv", "sequence_enumerate", "sequence_erase", "sequence_expand",

@@ -619,3 +619,73 @@ class VarConv2dKernel(FluidKernel):
         ctx.set_output("Col", np.concatenate(cols).reshape(-1, 1), lod=(tuple(col_lod),))
         ctx.set_output("Out", np.concatenate(outs).reshape(-1, 1), lod=(tuple(out_lod),))
 op_hooks("shuffle_batch", get_expected_kernel_type=expected_from_var("X"))
+
+
+# ---- nce -----------------------------------------------------------------------------------
+
+op_hooks("nce", get_expected_kernel_type=expected_from_var("Input"))
+
+
+def _nce_probability(ctx, sampler: int, n_classes: int):
+    """Sampler::Probability as float32 (uniform 1 / n, log-uniform log((v + 2) / (v + 1)) /
+    log(n), custom_dist CustomDistProbs[v]) and a numpy draw of negatives (the random
+    samplers' own streams are not reproduced: custom_neg_classes makes a run deterministic)."""
+    f = np.float32
+    rng = np.random.default_rng(int(ctx.attr("seed")) or None)
+    rng_range = n_classes - 1
+    if sampler == 0:
+        return (lambda v: f(1.0 / (rng_range + 1))), \
+            (lambda k: rng.integers(0, rng_range + 1, k))
+    if sampler == 1:
+        log_range = float(f(np.log(rng_range + 1.0)))  # LogUniformSampler keeps it as float
+        return (lambda v: f(np.log((v + 2.0) / (v + 1.0)) / log_range)), \
+            (lambda k: (np.exp(rng.random(k) * log_range).astype(np.int64) - 1) % rng_range)
+    if sampler == 2:
+        probs = ctx.input_array("CustomDistProbs").reshape(-1).astype(np.float32)
+        return (lambda v: f(probs[v])), \
+            (lambda k: rng.choice(probs.size, k, p=probs / probs.sum()))
+    raise InvalidArgument(f"nce: Unsupported sampler type {sampler}: it must be 0 (uniform), "
+                          f"1 (log_uniform) or 2 (custom_dist).")
+
+
+@register_fluid_kernel("nce", "CPU", ("float32", "float64"))
+class NceKernel(FluidKernel):
+    """Noise-contrastive estimation: per row the true labels and num_neg_samples negatives
+    (custom_neg_classes, else sampled), o = sigmoid(x . w[label] + b[label]) (SampleLogits) and
+    Cost = weight * sum(-log(o / (o + k p)) for true, -log(k p / (o + k p)) for negatives)."""
+
+    def compute(self, ctx) -> None:
+        x, w = ctx.input_array("Input"), ctx.input_array("Weight")
+        label = ctx.input_array("Label")
+        label = label.reshape(label.shape[0], -1).astype(np.int64)
+        n, n_true = label.shape
+        n_neg, n_classes = int(ctx.attr("num_neg_samples")), int(ctx.attr("num_total_classes"))
+        prob, draw = _nce_probability(ctx, int(ctx.attr("sampler")), n_classes)
+        custom = [int(v) for v in (ctx.attr("custom_neg_classes")
+                                   if ctx.has_attr("custom_neg_classes") else [])]
+        labels = np.empty((n, n_true + n_neg), np.int64)
+        labels[:, :n_true] = label
+        for i in range(n):
+            labels[i, n_true:] = custom[:n_neg] if custom else draw(n_neg)
+        if labels.size and (labels.min() < 0 or labels.max() >= w.shape[0]):
+            raise InvalidArgument(f"nce: sample labels must be in [0, {w.shape[0]}) (the rows "
+                                  f"of Weight), got {labels.tolist()}.")
+        t = x.dtype.type
+        logits = np.zeros(labels.shape, x.dtype)
+        if ctx.has_input("Bias"):
+            logits += ctx.input_array("Bias").reshape(-1)[labels]
+        logits += np.einsum("ik,ijk->ij", x, w[labels])
+        logits = t(1) / (t(1) + np.exp(-logits))
+        sw = ctx.input_array("SampleWeight").reshape(-1) if ctx.has_input("SampleWeight") \
+            else np.ones(n, x.dtype)
+        cost = np.zeros((n, 1), x.dtype)
+        for i in range(n):
+            acc = t(0)
+            for j in range(labels.shape[1]):
+                o = logits[i, j]
+                b = t(prob(int(labels[i, j])) * np.float32(n_neg))
+                acc += -np.log(o / (o + b)) if j < n_true else -np.log(b / (o + b))
+            cost[i, 0] = acc * t(sw[i])
+        ctx.set_output("Cost", cost)
+        ctx.set_output("SampleLogits", logits)
+        ctx.set_output("SampleLabels", labels)
