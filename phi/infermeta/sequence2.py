@@ -44,6 +44,9 @@ def warpctc_infer_meta(logits, label, logits_length, labels_length, blank: int,
                        norm_by_times: bool, loss, warpctcgrad) -> None:
     """WarpctcInferMeta: Loss [num sequences (-1 in LoD mode), 1] in the logits' dtype."""
     d = tuple(logits.dims)
+    if len(d) < 2:
+        raise InvalidArgument(f"warpctc: Input(Logits) must be [T, C] with a LoD or [T_max, B, "
+                              f"C] with LogitsLength, got {list(d)}.")
     if logits_length is not None and labels_length is not None:
         if len(d) != 3:
             raise InvalidArgument(f"warpctc: Input(Logits) must be [T_max, B, C] with "
@@ -61,7 +64,17 @@ def warpctc_infer_meta(logits, label, logits_length, labels_length, blank: int,
 def hsigmoid_loss_infer_meta(x, label, w, bias, path, code, num_classes: int, is_sparse: bool,
                              out, pre_out, w_out) -> None:
     """HSigmoidLossInferMeta: Out [N, 1], PreOut [N, code length] in X's dtype."""
-    n = tuple(x.dims)[0]
+    xd, wd = tuple(x.dims), tuple(w.dims)
+    if len(xd) != 2 or len(wd) != 2 or -1 not in (xd[1], wd[1]) and xd[1] != wd[1]:
+        raise InvalidArgument(f"hsigmoid_loss: X [N, D] and W [num_classes - 1, D] must be 2-D "
+                              f"with the same width, got {list(xd)} and {list(wd)}.")
+    if path is not None and (len(tuple(path.dims)) != 2 or code is None):
+        raise InvalidArgument(f"hsigmoid_loss: PathTable must be 2-D [N, code length] and come "
+                              f"with PathCode, got {list(path.dims)}.")
+    if num_classes < 2 and path is None:
+        raise InvalidArgument(f"hsigmoid_loss: num_classes must be at least 2, got "
+                              f"{num_classes}.")
+    n = xd[0]
     width = tuple(path.dims)[1] if path is not None else (num_classes - 1).bit_length()
     set_meta(out, (n, 1), x.dtype)
     set_meta(pre_out, (n, width), x.dtype)
@@ -114,7 +127,7 @@ def fusion_gru_infer_meta(x, h0, weight_x, weight_h, bias, activation: str,
 
 
 def shuffle_batch_infer_meta(x, seed, startup_seed: int, out, shuffle_idx, seed_out) -> None:
-    """ShuffleBatchInferMeta: Out like X, ShuffleIdx [-1] int64, SeedOut like Seed (int64)."""
+    """ShuffleBatchInferMeta: Out like X, ShuffleIdx [-1] int64, SeedOut [1] int64."""
     out.share_meta(x)
     set_meta(shuffle_idx, (-1,), DataType.INT64)
-    set_meta(seed_out, tuple(seed.dims) if seed is not None else (1,), DataType.INT64)
+    set_meta(seed_out, (1,), DataType.INT64)

@@ -191,6 +191,9 @@ def hsigmoid_loss(ctx, x: Tensor, label: Tensor, w: Tensor, bias: Tensor | None,
     the softrelu past each path's end, whose log(2) Paddle keeps in the loss."""
     n = x.shape[0]
     width = path.shape[1] if path is not None else (num_classes - 1).bit_length()
+    if np.size(label) != n:
+        raise InvalidArgument(f"hsigmoid_loss: Label must hold one class per row of X ({n}), "
+                              f"got {np.size(label)}.")
     codes = _bit_codes(np.asarray(label).reshape(-1), num_classes, path, code)
     t = x.dtype.type
     pre = np.zeros((n, width), x.dtype)
@@ -199,6 +202,9 @@ def hsigmoid_loss(ctx, x: Tensor, label: Tensor, w: Tensor, bias: Tensor | None,
             if not 0 <= idx < w.shape[0]:
                 raise InvalidArgument(f"hsigmoid_loss: the path node {idx} of sample {i} is "
                                       f"out of W's {w.shape[0]} rows.")
+            if bias is not None and idx >= bias.size:
+                raise InvalidArgument(f"hsigmoid_loss: the path node {idx} of sample {i} is "
+                                      f"out of Bias's {bias.size} values.")
             v = t(0) if bias is None else bias.reshape(-1)[idx]
             pre[i, j] = v + w[idx] @ x[i]
     pre = np.clip(pre, t(-40), t(40))
@@ -398,7 +404,7 @@ def shuffle_batch(ctx, x: Tensor, seed: Tensor, startup_seed: int
     s = int(np.asarray(seed).reshape(-1)[0]) if seed is not None and np.size(seed) else \
         int(startup_seed)
     state = s % _MINSTD_M or 1  # linear_congruential_engine::seed
-    seed_out = np.array([state * 16807 % _MINSTD_M], np.int64).reshape(np.shape(seed) or (1,))
+    seed_out = np.array([state * 16807 % _MINSTD_M], np.int64)
     rows = int(np.prod(x.shape[:-1])) if x.ndim > 1 else 1
     idx = np.random.default_rng().permutation(rows).astype(np.int64)
     out = x.reshape(rows, -1)[idx].reshape(x.shape) if x.size else x.copy()

@@ -42,6 +42,15 @@ op_hooks("row_conv", share_lod={"Out": "X"})
 op_hooks("cvm", share_lod={"Y": "X"})
 
 
+def _rank(ctx, slot: str, ranks: tuple[int, ...], what: str = "") -> None:
+    """InvalidArgument unless input ``slot`` has one of ``ranks`` dimensions."""
+    t = ctx.input(slot)
+    nd = t.data.ndim if t is not None and t.data is not None else None
+    if nd not in ranks:
+        raise InvalidArgument(f"{ctx.type}: input `{slot}` must be a {' or '.join(map(str, ranks))}"
+                              f"-D tensor{what}, got {nd}-D.")
+
+
 def _offsets(ctx, slot: str) -> list[int]:
     """The last level of LoD offsets of input ``slot`` (InvalidArgument when it has none)."""
     t = ctx.input(slot)
@@ -103,7 +112,12 @@ class RowConvKernel(FluidKernel):
     offsets, or each [T, D] slice of a [B, T, D] input without LoD)."""
 
     def compute(self, ctx) -> None:
+        _rank(ctx, "X", (2, 3), " ([T, D] with a LoD, or [B, T, D])")
+        _rank(ctx, "Filter", (2,), " [future context, D]")
         x, f = ctx.input_array("X"), ctx.input_array("Filter")
+        if f.shape[1] != x.shape[-1]:
+            raise InvalidArgument(f"row_conv: Filter's width {f.shape[1]} must equal X's last "
+                                  f"dimension {x.shape[-1]}.")
         lod = ctx.input("X").lod
         if lod:
             offsets = [int(v) for v in lod[-1]]
@@ -159,7 +173,11 @@ class CvmKernel(FluidKernel):
     log(click + 1) - log(show + 1) in the first two columns, else drops those two columns."""
 
     def compute(self, ctx) -> None:
+        _rank(ctx, "X", (2,), " [N, D]")
         x = ctx.input_array("X")
+        if x.shape[1] < 2:
+            raise InvalidArgument(f"cvm: X needs at least the 2 show / click columns, got width "
+                                  f"{x.shape[1]}.")
         if not ctx.attr("use_cvm"):
             ctx.set_output("Y", np.ascontiguousarray(x[:, 2:]))
             return
@@ -317,8 +335,13 @@ class GruUnitKernel(FluidKernel):
     followed by the candidate weights as [D, D] (not column blocks of a [D, 3D] matrix)."""
 
     def compute(self, ctx) -> None:
+        for slot in ("Input", "HiddenPrev", "Weight"):
+            _rank(ctx, slot, (2,))
         x, hp, w = (ctx.input_array(s) for s in ("Input", "HiddenPrev", "Weight"))
         d = hp.shape[1]
+        if ctx.has_input("Bias") and ctx.input_array("Bias").size != 3 * d:
+            raise InvalidArgument(f"gru_unit: Bias must hold 3D = {3 * d} values, got "
+                                  f"{ctx.input_array('Bias').size}.")
         if x.shape[1] != 3 * d or w.shape != (d, 3 * d):
             raise InvalidArgument(f"gru_unit: Input [B, 3D], HiddenPrev [B, D] and Weight "
                                   f"[D, 3D] disagree: {list(x.shape)}, {list(hp.shape)}, "
@@ -349,6 +372,17 @@ def _crf_ranges(ctx, slot: str, rows_per_seq: int | None):
     return list(pairwise(_offsets(ctx, slot)))
 
 
+def _crf_check(ctx, em, w) -> int:
+    """Emission [N, D] (LoD) or [B, S, D] (Length), Transition [D + 2, D]: the tag count D."""
+    _rank(ctx, "Emission", (3,) if ctx.has_input("Length") else (2,),
+          " ([B, S, D] with Length, else [N, D] with a LoD)")
+    tags = em.shape[-1]
+    if w.shape != (tags + 2, tags):
+        raise InvalidArgument(f"{ctx.type}: Transition must be [D + 2, D] = [{tags + 2}, "
+                              f"{tags}], got {list(w.shape)}.")
+    return tags
+
+
 def _normalize_l1(v):
     """NormalizeL1: scale a row to sum 1 and return the sum (Paddle refuses a sum <= 0)."""
     s = v.sum()
@@ -367,7 +401,10 @@ class LinearChainCrfKernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         em, w, lab = (ctx.input_array(s) for s in ("Emission", "Transition", "Label"))
-        tags = em.shape[-1]
+        tags = _crf_check(ctx, em, w)
+        if lab.size != em.size // max(tags, 1):
+            raise InvalidArgument(f"linear_chain_crf: Label must hold one tag per Emission row "
+                                  f"({em.size // max(tags, 1)}), got {lab.size}.")
         x = em.reshape(-1, tags)
         labels = lab.reshape(-1).astype(np.int64)
         ranges = _crf_ranges(ctx, "Label", em.shape[1] if em.ndim == 3 else None)
@@ -424,7 +461,7 @@ class CrfDecodingKernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         em, w = ctx.input_array("Emission"), ctx.input_array("Transition")
-        tags = em.shape[-1]
+        tags = _crf_check(ctx, em, w)
         x = em.reshape(-1, tags)
         path = np.zeros(x.shape[0], np.int64)
         padded = ctx.has_input("Length")
@@ -443,6 +480,9 @@ class MatchMatrixTensorKernel(FluidKernel):
     pair (Out's LoD), and Tmp = X W as [Nx * dim_t * D, 1]."""
 
     def compute(self, ctx) -> None:
+        _rank(ctx, "X", (2,))
+        _rank(ctx, "Y", (2,))
+        _rank(ctx, "W", (3,), " [D, dim_t, D]")
         x, y, w = (ctx.input_array(s) for s in ("X", "Y", "W"))
         dim_t = int(ctx.attr("dim_t"))
         dim_in = x.shape[1]
