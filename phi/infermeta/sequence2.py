@@ -13,6 +13,14 @@ __all__ = ["edit_distance_infer_meta", "fusion_gru_infer_meta",
            "warpctc_infer_meta"]
 
 
+def _need_rank(op: str, slot: str, meta, ranks: tuple[int, ...]) -> tuple:
+    d = tuple(meta.dims)
+    if len(d) not in ranks:
+        raise InvalidArgument(f"{op}: Input({slot}) must be {' or '.join(map(str, ranks))}-D, "
+                              f"got {list(d)}.")
+    return d
+
+
 def edit_distance_infer_meta(hyps, refs, hypslength, refslength, normalized: bool,
                              sequencenum, out) -> None:
     """EditDistanceInferMeta: Out [num pairs, 1] float32 (-1 rows in LoD mode: the number of
@@ -88,7 +96,10 @@ def fusion_seqexpand_concat_fc_infer_meta(x: list, fc_weight, fc_bias, fc_activa
     if len(x) < 2:
         raise InvalidArgument(f"fusion_seqexpand_concat_fc: Inputs(X) of "
                               f"FusionSeqExpandConcatFCOp should larger than 1, got {len(x)}.")
-    dw = tuple(fc_weight.dims)
+    op = "fusion_seqexpand_concat_fc"
+    for i, t in enumerate(x):
+        _need_rank(op, f"X[{i}]", t, (2,))
+    dw = _need_rank(op, "FCWeight", fc_weight, (2,))
     set_meta(out, (tuple(x[0].dims)[0], dw[1]), x[0].dtype)
     out.share_lod(x[0])
     set_meta(fc_out, (-1, dw[1]), x[0].dtype)
@@ -98,7 +109,8 @@ def fusion_seqconv_eltadd_relu_infer_meta(x, filter, bias, context_length: int,
                                           context_start: int, context_stride: int, out,
                                           col_mat) -> None:
     """FusionSeqConvEltAddReluInferMeta: Out [T, N] with X's LoD, ColMat [T, filter rows]."""
-    xd, fd = tuple(x.dims), tuple(filter.dims)
+    op = "fusion_seqconv_eltadd_relu"
+    xd, fd = _need_rank(op, "X", x, (2,)), _need_rank(op, "Filter", filter, (2,))
     set_meta(out, (xd[0], fd[1]), x.dtype)
     out.share_lod(x)
     set_meta(col_mat, (xd[0], fd[0]), x.dtype)
@@ -112,7 +124,9 @@ def fusion_gru_infer_meta(x, h0, weight_x, weight_h, bias, activation: str,
                           batched_out, hidden) -> None:
     """FusionGRUInferMeta: Hidden [T, D] with X's LoD, XX [T, 3D] (batch mode with M <= 3D:
     [T, M], X reordered), the batch outputs [T, 3D] / [T, D]."""
-    xd, wd = tuple(x.dims), tuple(weight_h.dims)
+    op = "fusion_gru"
+    xd, wd = _need_rank(op, "X", x, (2,)), _need_rank(op, "WeightH", weight_h, (2,))
+    _need_rank(op, "WeightX", weight_x, (2,))
     t, dim = xd[0], wd[0]
     set_meta(hidden, (t, dim), x.dtype)
     hidden.share_lod(x)
