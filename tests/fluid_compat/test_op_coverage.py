@@ -51,7 +51,7 @@ NOT_YET_12 = frozenset({
     "sequence_conv", "sequence_enumerate", "sequence_erase", "sequence_expand",
     "sequence_expand_as", "sequence_mask", "sequence_pad", "sequence_pool", "sequence_reshape",
     "sequence_reverse", "sequence_scatter", "sequence_slice", "sequence_softmax", "sequence_unpad",
-    "tdm_sampler", "yolo_box", "yolov3_loss",
+    "yolo_box", "yolov3_loss",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:

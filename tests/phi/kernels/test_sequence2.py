@@ -39,3 +39,16 @@ def test_ctc_align_lod_merges_repeats_and_keeps_lod():
     t = out["Output"][0]
     assert t.numpy().reshape(-1).tolist() == [1, 1, 2]
     assert [list(v) for v in t.lod] == [[0, 2, 3]]
+
+
+def test_tdm_sampler_negatives_are_the_other_nodes_of_each_layer():
+    travel = np.array([[0, 0], [1, 3], [1, 4], [2, 5], [2, 6]], np.int32)
+    layer = np.arange(1, 7, dtype=np.int32).reshape(-1, 1)
+    out = run_op("tdm_sampler", {"X": np.array([[2]], np.int64), "Travel": travel,
+                                 "Layer": layer},
+                 {"neg_samples_num_list": [1, 3], "layer_offset_lod": [0, 2, 6],
+                  "output_positive": True, "dtype": 2})
+    row = out["Out"][0][0].tolist()
+    assert row[0] == 1 and row[1] == 2          # layer 1: positive 1, the one other node
+    assert row[2] == 4 and sorted(row[3:]) == [3, 5, 6]
+    assert out["Labels"][0][0].tolist() == [1, 0, 1, 0, 0, 0]
