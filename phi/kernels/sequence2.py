@@ -77,6 +77,9 @@ def _ctc_one(logits: np.ndarray, label: list, blank: int) -> tuple[float, np.nda
     (softmax(logits) - posterior of each class), computed in float64 as warp-ctc's CPU path
     does in log space."""
     t_len, _ = logits.shape
+    repeats = sum(a == b for a, b in pairwise(label))
+    if len(label) + repeats > t_len:  # warp-ctc: no alignment fits, cost 0 and no gradient
+        return 0.0, np.zeros(logits.shape, np.float64)
     z = logits.astype(np.float64)
     logp = z - z.max(axis=1, keepdims=True)
     logp -= np.log(np.exp(logp).sum(axis=1, keepdims=True))
