@@ -227,8 +227,12 @@ def _jit_sigmoid(v):
 
 # Paddle's CPU vector activations (jit refer / VecActivations): sigmoid clips its input to
 # [-40, 13], tanh is 2 * sigmoid(2x) - 1
-_JIT_ACTS = {"sigmoid": _jit_sigmoid,
-             "tanh": lambda v: v.dtype.type(2) * _jit_sigmoid(v.dtype.type(2) * v) - v.dtype.type(1),
+def _jit_tanh(v):
+    t = v.dtype.type
+    return t(2) * _jit_sigmoid(t(2) * v) - t(1)
+
+
+_JIT_ACTS = {"sigmoid": _jit_sigmoid, "tanh": _jit_tanh,
              "relu": lambda v: np.maximum(v, v.dtype.type(0)), "identity": lambda v: v}
 
 
