@@ -666,24 +666,82 @@ op_hooks("shuffle_batch", get_expected_kernel_type=expected_from_var("X"))
 op_hooks("nce", get_expected_kernel_type=expected_from_var("Input"))
 
 
+_M64 = (1 << 64) - 1
+
+
+class _Mt19937_64:
+    """std::mt19937_64, the engine of Paddle's samplers (GetCPURandomEngine(seed) for a
+    non-zero seed; seed 0 means Paddle's global generator: here fresh entropy)."""
+
+    def __init__(self, seed: int) -> None:
+        if seed == 0:
+            seed = int(np.random.default_rng().integers(1, 2**63))
+        mt = [seed & _M64]
+        for i in range(1, 312):
+            mt.append((6364136223846793005 * (mt[-1] ^ (mt[-1] >> 62)) + i) & _M64)
+        self.mt, self.idx = mt, 312
+
+    def __call__(self) -> int:
+        mt = self.mt
+        if self.idx >= 312:
+            for i in range(312):
+                x = (mt[i] & 0xFFFFFFFF80000000) | (mt[(i + 1) % 312] & 0x7FFFFFFF)
+                mt[i] = mt[(i + 156) % 312] ^ (x >> 1) ^ (0xB5026F5AA96619E9 if x & 1 else 0)
+            self.idx = 0
+        x = mt[self.idx]
+        self.idx += 1
+        x ^= (x >> 29) & 0x5555555555555555
+        x ^= (x << 17) & 0x71D67FFFEDA60000
+        x ^= (x << 37) & 0xFFF7EEE000000000
+        return (x ^ (x >> 43)) & _M64
+
+    def uniform_int(self, hi: int) -> int:
+        """std::uniform_int_distribution<int>(0, hi) (libstdc++'s downscaling)."""
+        n = hi + 1
+        scaling = _M64 // n
+        while True:
+            r = self()
+            if r < n * scaling:
+                return r // scaling
+
+    def uniform_real(self) -> float:
+        """std::uniform_real_distribution<double>(0, 1): generate_canonical<double, 53>."""
+        u = float(self()) / 2.0 ** 64
+        return u if u < 1.0 else float(np.nextafter(1.0, 0.0))
+
+
+def _uniform_sampler(rng_range: int, seed: int):
+    """math::UniformSampler(range, seed).Sample: uniform over [0, range]."""
+    eng = _Mt19937_64(seed)
+    return lambda: eng.uniform_int(rng_range)
+
+
 def _nce_probability(ctx, sampler: int, n_classes: int):
     """Sampler::Probability as float32 (uniform 1 / n, log-uniform log((v + 2) / (v + 1)) /
-    log(n), custom_dist CustomDistProbs[v]) and a numpy draw of negatives (the random
-    samplers' own streams are not reproduced: custom_neg_classes makes a run deterministic)."""
+    log(n), custom_dist CustomDistProbs[v]) and Sample() on Paddle's mt19937_64 stream."""
     f = np.float32
-    rng = np.random.default_rng(int(ctx.attr("seed")) or None)
+    seed = int(ctx.attr("seed"))
     rng_range = n_classes - 1
     if sampler == 0:
-        return (lambda v: f(1.0 / (rng_range + 1))), \
-            (lambda k: rng.integers(0, rng_range + 1, k))
+        return (lambda v: f(1.0 / (rng_range + 1))), _uniform_sampler(rng_range, seed)
+    eng = _Mt19937_64(seed)
     if sampler == 1:
         log_range = float(f(np.log(rng_range + 1.0)))  # LogUniformSampler keeps it as float
         return (lambda v: f(np.log((v + 2.0) / (v + 1.0)) / log_range)), \
-            (lambda k: (np.exp(rng.random(k) * log_range).astype(np.int64) - 1) % rng_range)
+            (lambda: (int(np.exp(eng.uniform_real() * log_range)) - 1) % rng_range)
     if sampler == 2:
         probs = ctx.input_array("CustomDistProbs").reshape(-1).astype(np.float32)
-        return (lambda v: f(probs[v])), \
-            (lambda k: rng.choice(probs.size, k, p=probs / probs.sum()))
+        alias = ctx.input_array("CustomDistAlias").reshape(-1).tolist()
+        alias_p = ctx.input_array("CustomDistAliasProbs").reshape(-1).astype(np.float32)
+
+        def draw() -> int:  # CustomSampler: alias method, -1 = no alias
+            index = eng.uniform_int(rng_range)
+            p = eng.uniform_real()
+            if p > alias_p[index]:
+                return int(alias[index]) if alias[index] != -1 else (index + 1) % rng_range
+            return index
+
+        return (lambda v: f(probs[v])), draw
     raise InvalidArgument(f"nce: Unsupported sampler type {sampler}: it must be 0 (uniform), "
                           f"1 (log_uniform) or 2 (custom_dist).")
 
@@ -706,7 +764,7 @@ class NceKernel(FluidKernel):
         labels = np.empty((n, n_true + n_neg), np.int64)
         labels[:, :n_true] = label
         for i in range(n):
-            labels[i, n_true:] = custom[:n_neg] if custom else draw(n_neg)
+            labels[i, n_true:] = custom[:n_neg] if custom else [draw() for _ in range(n_neg)]
         if labels.size and (labels.min() < 0 or labels.max() >= w.shape[0]):
             raise InvalidArgument(f"nce: sample labels must be in [0, {w.shape[0]}) (the rows "
                                   f"of Weight), got {labels.tolist()}.")
@@ -740,8 +798,8 @@ op_hooks("tdm_sampler", get_expected_kernel_type=expected_from_var("X"))
 class TdmSamplerKernel(FluidKernel):
     """Per input id and tree layer: the positive node of its Travel row (label 1, when
     output_positive) then neg_samples_num_list[layer] distinct other nodes of that layer
-    (label 0); a 0 in Travel (padding) gives zeros with mask 0.  Negatives are drawn with numpy
-    (seed, else fresh entropy), not Paddle's sampler stream."""
+    (label 0), drawn by Paddle's UniformSampler per layer; a 0 in Travel (padding) gives zeros
+    with mask 0."""
 
     def compute(self, ctx) -> None:
         x = ctx.input_array("X").reshape(-1)
@@ -767,7 +825,8 @@ class TdmSamplerKernel(FluidKernel):
         width = sum(n + pos_out for n in negs)
         out, lab = np.zeros((x.size, width), dt), np.zeros((x.size, width), dt)
         mask = np.ones((x.size, width), dt)
-        rng = np.random.default_rng(int(ctx.attr("seed")) or None)
+        samplers = [_uniform_sampler(offs[li + 1] - offs[li] - 1, int(ctx.attr("seed")))
+                    for li in range(len(negs))]
         for i, item in enumerate(x.tolist()):
             if not 0 <= item < travel.shape[0]:
                 raise InvalidArgument(f"tdm_sampler: Variable value (input) of OP(tdm_sampler) "
@@ -788,10 +847,13 @@ class TdmSamplerKernel(FluidKernel):
                 if pos_out:
                     out[i, col], lab[i, col] = positive, 1
                     col += 1
-                cands = [j for j in range(hi - lo) if int(layer[lo + j]) != positive]
-                picked = rng.choice(len(cands), n, replace=False) if n else []
-                for j in picked:
-                    out[i, col] = layer[lo + cands[j]]
+                picked: list[int] = []
+                for _ in range(n):  # redraw the positive and repeats, as Paddle does
+                    j = samplers[li]()
+                    while int(layer[lo + j]) == positive or j in picked:
+                        j = samplers[li]()
+                    picked.append(j)
+                    out[i, col] = layer[lo + j]
                     col += 1
         ctx.set_output("Out", out)
         ctx.set_output("Labels", lab)
