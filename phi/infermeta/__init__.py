@@ -323,3 +323,7 @@ from phi.infermeta import fpn as _fpn  # noqa: E402
 from phi.infermeta.fpn import *  # noqa: E402,F403 - generate_proposals, distribute_fpn_proposals
 
 __all__ += list(_fpn.__all__)
+from phi.infermeta import sequence2 as _sequence2  # noqa: E402
+from phi.infermeta.sequence2 import *  # noqa: E402,F403 - sequence / LoD ops (issue 12)
+
+__all__ += list(_sequence2.__all__)

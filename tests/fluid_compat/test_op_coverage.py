@@ -31,18 +31,13 @@ FAMILIES_12 = ("sequence / LoD", "detection", "io / random / control",
                "communication (needs a process group)")
 RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 
-NOT_YET = frozenset({
-    "fusion_gru", "fusion_seqconv_eltadd_relu", "fusion_seqexpand_concat_fc",
-})
+NOT_YET: frozenset[str] = frozenset()
 
 NOT_YET_12 = frozenset({
-    "batch_fc", "beam_search", "beam_search_decode", "chunk_eval", "correlation", "crf_decoding",
-    "ctc_align", "cvm", "deformable_conv", "deformable_conv_v1", "deformable_psroi_pooling",
-    "edit_distance", "generate_proposal_labels", "generate_proposals", "gru_unit",
-    "hierarchical_sigmoid", "im2sequence", "linear_chain_crf", "locality_aware_nms",
-    "match_matrix_tensor", "mine_hard_examples", "nce", "pyramid_hash", "rank_attention",
-    "retinanet_detection_output", "retinanet_target_assign", "row_conv", "rpn_target_assign",
-    "shuffle_batch", "tdm_child", "tdm_sampler", "var_conv_2d", "warpctc", "yolov3_loss",
+    "beam_search_decode", "correlation", "deformable_conv", "deformable_conv_v1",
+    "deformable_psroi_pooling", "generate_proposal_labels", "generate_proposals",
+    "locality_aware_nms", "mine_hard_examples", "pyramid_hash", "retinanet_detection_output",
+    "retinanet_target_assign", "rpn_target_assign", "yolov3_loss",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:

@@ -85,6 +85,15 @@ def _batches(offsets, is_reverse: bool):
     return order, steps
 
 
+def _batch_lod(order, steps) -> tuple:
+    """The LoD LoDTensor2BatchFunctor gives the batch-ordered outputs: [batch starts,
+    seq-to-batch row index, sequence order] (not offsets: Paddle stores them as a LoD)."""
+    starts = [0]
+    for st in steps:
+        starts.append(starts[-1] + len(st))
+    return (tuple(starts), tuple(r for st in steps for r in st), tuple(order))
+
+
 def _init_state(ctx, slot: str, order, n: int, dtype):
     if not ctx.has_input(slot):
         return None
@@ -147,7 +156,7 @@ class LstmKernel(FluidKernel):
         lod = (tuple(offsets),)
         ctx.set_output("Hidden", hidden, lod=lod)
         ctx.set_output("Cell", cell, lod=lod)
-        ctx.set_output("BatchGate", batch_gate)
+        ctx.set_output("BatchGate", batch_gate, lod=_batch_lod(order, steps))
         ctx.set_output("BatchCellPreAct", batch_act)
 
 
@@ -196,9 +205,10 @@ class GruKernel(FluidKernel):
                 batch_hidden[pos:pos + k] = hh
                 hidden[rows] = hh
                 h_prev, pos = hh, pos + k
-        ctx.set_output("BatchGate", batch_gate)
+        blod = _batch_lod(order, steps)
+        ctx.set_output("BatchGate", batch_gate, lod=blod)
         ctx.set_output("BatchResetHiddenPrev", batch_reset)
-        ctx.set_output("BatchHidden", batch_hidden)
+        ctx.set_output("BatchHidden", batch_hidden, lod=blod)
         ctx.set_output("Hidden", hidden, lod=(tuple(offsets),))
 
 
@@ -308,6 +318,8 @@ def _lstm_batch(ctx, batched, wh, step: _JitLstm, order, steps):
 
 
 class _SeqLstm(FluidKernel):
+    xx_batch_lod = True  # fusion_lstm's XX is reordered to batch order (to_batch) with its LoD
+
     def _check_bias(self, ctx, bias, h: int):
         peep = ctx.attr("use_peepholes")
         if bias.size != (7 if peep else 4) * h:
@@ -339,10 +351,11 @@ class _SeqLstm(FluidKernel):
         lod = (tuple(offsets),)
         ctx.set_output("Hidden", hidden, lod=lod)
         ctx.set_output("Cell", cell, lod=lod)
-        ctx.set_output("XX", xx)
-        ctx.set_output("BatchedInput", batched)
-        ctx.set_output("BatchedHidden", bh)
-        ctx.set_output("BatchedCell", bc)
+        blod = _batch_lod(order, steps)
+        ctx.set_output("XX", xx, lod=blod if self.xx_batch_lod else (tuple(offsets),))
+        ctx.set_output("BatchedInput", batched, lod=blod)
+        ctx.set_output("BatchedHidden", bh, lod=blod)
+        ctx.set_output("BatchedCell", bc, lod=blod)
         if rh0 is not None:
             ctx.set_output("ReorderedH0", rh0)
             ctx.set_output("ReorderedC0", rc0)
@@ -387,6 +400,8 @@ class FusedEmbeddingFcLstmKernel(_SeqLstm):
     """XX = Embeddings[Ids] (the embeddings already hold X W_x + b: Paddle adds no gate bias
     here, Bias serves only for the peepholes), then LSTM one sequence after the other, or in
     sequence2batch order with use_seq=false (XX then stays as looked up)."""
+
+    xx_batch_lod = False  # XX stays in sequence order with the Ids' LoD
 
     dtype_tied_inputs = ("Embeddings", "WeightH", "Bias")
 

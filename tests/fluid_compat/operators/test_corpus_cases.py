@@ -28,13 +28,7 @@ OK_CASES = case_names(OPS) or ["elementwise_add_y_trailing1", "scale_before",
 
 # Outputs whose LoD is not Paddle's yet (shrink-only): the batch LoD that LoD2Batch gives the
 # intermediate outputs of the sequence RNN ops (issue 12).
-LOD_NOT_YET = frozenset({
-    *((c, s) for c in ("fused_embedding_fc_lstm_batch_mode", "fusion_lstm_lod_batch_mode")
-      for s in ("XX", "BatchedInput", "BatchedHidden", "BatchedCell")),
-    *((c, s) for c in ("gru_lod", "gru_lod_origin_reverse_h0_f64")
-      for s in ("BatchGate", "BatchHidden")),
-    ("lstm_lod_peepholes", "BatchGate"), ("lstm_lod_reverse_h0_f64", "BatchGate"),
-})
+LOD_NOT_YET: frozenset = frozenset()
 
 
 @pytest.mark.parametrize("name", OK_CASES)
