@@ -14,7 +14,7 @@ from phi.core.kernel import LoDTensor, Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.nms import jaccard
 
-__all__ = ["distribute_fpn_proposals", "generate_proposals"]
+__all__ = ["distribute_fpn_proposals", "generate_proposals", "proposals_one_image"]
 
 _BBOX_CLIP = math.log(1000.0 / 16.0)  # Paddle's kBBoxClipDefault
 
@@ -33,8 +33,10 @@ def _decode(anchors, deltas, variances, offset, t):
                      cy + h / t(2) - offset], axis=1).astype(anchors.dtype)
 
 
-def _proposals_one_image(im_shape, anchors, variances, deltas, scores, pre_n, post_n,
-                         nms_thresh, min_size, eta, pixel_offset):
+def proposals_one_image(im_shape, anchors, variances, deltas, scores, pre_n, post_n,
+                        nms_thresh, min_size, eta, pixel_offset, im_scale=None):
+    """One image's proposals (boxes, probs [K, 1]); ``im_scale`` (generate_proposals v1) makes
+    min_size apply to the boxes' size in the original image."""
     t = anchors.dtype.type
     offset = t(1) if pixel_offset else t(0)
     order = np.argsort(-scores, kind="stable")
@@ -48,7 +50,12 @@ def _proposals_one_image(im_shape, anchors, variances, deltas, scores, pre_n, po
     ws = boxes[:, 2] - boxes[:, 0] + offset
     hs = boxes[:, 3] - boxes[:, 1] + offset
     ms = max(t(np.float32(min_size)), t(1))
-    keep = (ws >= ms) & (hs >= ms)
+    if im_scale is not None:  # v1: the size in the original image
+        ws_o = (boxes[:, 2] - boxes[:, 0]) / t(im_scale) + t(1)
+        hs_o = (boxes[:, 3] - boxes[:, 1]) / t(im_scale) + t(1)
+        keep = (ws_o >= ms) & (hs_o >= ms)
+    else:
+        keep = (ws >= ms) & (hs >= ms)
     if pixel_offset:
         keep &= (boxes[:, 0] + ws / t(2) <= im_w) & (boxes[:, 1] + hs / t(2) <= im_h)
     idx = np.nonzero(keep)[0]
@@ -94,7 +101,7 @@ def generate_proposals(ctx, scores: Tensor, bbox_deltas: Tensor, im_shape: Tenso
     for i in range(n):
         s = np.transpose(scores[i], (1, 2, 0)).reshape(-1)
         d = np.transpose(bbox_deltas[i], (1, 2, 0)).reshape(-1, 4)
-        b, p = _proposals_one_image(im_shape[i], anc, var, d, s, pre_nms_top_n,
+        b, p = proposals_one_image(im_shape[i], anc, var, d, s, pre_nms_top_n,
                                     post_nms_top_n, nms_thresh, min_size, eta, pixel_offset)
         rois.append(b)
         probs.append(p)

@@ -386,3 +386,39 @@ class CollectFpnProposalsKernel(FluidKernel):
 
 
 op_hooks("collect_fpn_proposals", get_expected_kernel_type=expected_from_var("MultiLevelRois"))
+
+
+@register_fluid_kernel("generate_proposals", "CPU", _F)
+class GenerateProposalsKernel(FluidKernel):
+    """generate_proposals v1: generate_proposals_v2 with ImInfo (h, w, scale), min_size on the
+    original image's scale, pixel offsets; RpnRois / RpnRoiProbs with a LoD per image."""
+
+    def compute(self, ctx) -> None:
+        from phi.kernels.fpn import proposals_one_image
+
+        scores, deltas = ctx.input_array("Scores"), ctx.input_array("BboxDeltas")
+        info = ctx.input_array("ImInfo")
+        if scores.ndim != 4 or deltas.shape[1] != 4 * scores.shape[1]:
+            raise InvalidArgument(f"generate_proposals: Scores [N, A, H, W] and BboxDeltas "
+                                  f"[N, 4A, H, W] expected, got {list(scores.shape)} and "
+                                  f"{list(deltas.shape)}.")
+        if info.ndim != 2 or info.shape != (scores.shape[0], 3):
+            raise InvalidArgument(f"generate_proposals: ImInfo must be [N, 3], got "
+                                  f"{list(info.shape)}.")
+        anc = ctx.input_array("Anchors").reshape(-1, 4)
+        var = ctx.input_array("Variances").reshape(-1, 4)
+        rois, probs, nums = [], [], []
+        for i in range(scores.shape[0]):
+            s = np.transpose(scores[i], (1, 2, 0)).reshape(-1)
+            d = np.transpose(deltas[i], (1, 2, 0)).reshape(-1, 4)
+            b, p = proposals_one_image(info[i, :2], anc, var, d, s, ctx.attr("pre_nms_topN"),
+                                       ctx.attr("post_nms_topN"), ctx.attr("nms_thresh"),
+                                       ctx.attr("min_size"), ctx.attr("eta"), True,
+                                       im_scale=info[i, 2])
+            rois.append(b)
+            probs.append(p)
+            nums.append(b.shape[0])
+        lod = (tuple(int(v) for v in np.concatenate([[0], np.cumsum(nums)])),)
+        ctx.set_output("RpnRois", np.concatenate(rois).astype(scores.dtype), lod=lod)
+        ctx.set_output("RpnRoiProbs", np.concatenate(probs).astype(scores.dtype), lod=lod)
+        ctx.set_output("RpnRoisNum", np.asarray(nums, np.int32), DataType.INT32)
