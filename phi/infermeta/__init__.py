@@ -327,3 +327,8 @@ from phi.infermeta import sequence2 as _sequence2  # noqa: E402
 from phi.infermeta.sequence2 import *  # noqa: E402,F403 - sequence / LoD ops (issue 12)
 
 __all__ += list(_sequence2.__all__)
+
+from phi.infermeta import deformable_conv as _deformable_conv  # noqa: E402
+from phi.infermeta.deformable_conv import *  # noqa: E402,F403 - deformable_conv
+
+__all__ += list(_deformable_conv.__all__)
