@@ -69,7 +69,7 @@ UNAVAILABLE: dict[str, str] = {
                      "distributed_fused_lamb", "distributed_fused_lamb_init"), NO_CPU_KERNEL),
     "run_program": DYGRAPH,
     # issue 11's last ops: Paddle-made cases in tools/fixtures/cases/selrows_misc.py
-    **dict.fromkeys(("bilateral_slice", "cudnn_lstm"), GPU_ONLY),
+    **dict.fromkeys(("bilateral_slice", "cudnn_lstm", "correlation"), GPU_ONLY),
     **dict.fromkeys(("get_tensor_from_selected_rows", "merge_selected_rows"), SELECTED_ROWS),
     "faster_tokenizer": STRING_TENSORS,
 }

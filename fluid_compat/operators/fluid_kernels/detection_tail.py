@@ -422,3 +422,52 @@ class GenerateProposalsKernel(FluidKernel):
         ctx.set_output("RpnRois", np.concatenate(rois).astype(scores.dtype), lod=lod)
         ctx.set_output("RpnRoiProbs", np.concatenate(probs).astype(scores.dtype), lod=lod)
         ctx.set_output("RpnRoisNum", np.asarray(nums, np.int32), DataType.INT32)
+
+
+@register_fluid_kernel("mine_hard_examples", "CPU", _F)
+class MineHardExamplesKernel(FluidKernel):
+    """SSD negative mining per image: max_negative takes the unmatched priors (distance below
+    neg_dist_threshold) with the largest ClsLoss, neg_pos_ratio per positive; hard_example
+    takes the sample_size largest ClsLoss + LocLoss and unmatches the positives not taken."""
+
+    def compute(self, ctx) -> None:
+        cls = ctx.input_array("ClsLoss")
+        loc = ctx.input("LocLoss")
+        match = ctx.input_array("MatchIndices")
+        dist = ctx.input_array("MatchDist")
+        if cls.shape != match.shape or dist.shape != match.shape or cls.ndim != 2:
+            raise InvalidArgument(f"mine_hard_examples: ClsLoss, MatchIndices and MatchDist "
+                                  f"must be [N, priors] alike, got {list(cls.shape)}, "
+                                  f"{list(match.shape)}, {list(dist.shape)}.")
+        kind = ctx.attr("mining_type")
+        if kind not in ("max_negative", "hard_example"):
+            raise InvalidArgument(f"mine_hard_examples: mining_type must be max_negative or "
+                                  f"hard_example, got {kind!r}.")
+        thr = cls.dtype.type(np.float32(ctx.attr("neg_dist_threshold")))
+        updated = match.copy()
+        neg, level = [], [0]
+        for n in range(cls.shape[0]):
+            if kind == "max_negative":
+                ok = (match[n] == -1) & (dist[n] < thr)
+                loss = cls[n]
+                limit = int(np.count_nonzero(match[n] != -1)
+                            * float(np.float32(ctx.attr("neg_pos_ratio"))))
+            else:
+                ok = np.ones(cls.shape[1], bool)
+                loss = cls[n] + (loc.data[n] if loc is not None else 0)
+                limit = int(ctx.attr("sample_size"))
+            cand = np.nonzero(ok)[0]
+            cand = cand[np.argsort(-loss[cand], kind="stable")]
+            chosen = sorted(cand[:max(0, min(limit, cand.size))].tolist())
+            if kind == "hard_example":
+                taken = set(chosen)
+                for m in range(cls.shape[1]):
+                    if match[n, m] > -1 and m not in taken:
+                        updated[n, m] = -1
+                chosen = [m for m in chosen if match[n, m] == -1]
+            neg.extend(chosen)
+            level.append(level[-1] + len(chosen))
+        ctx.set_output("NegIndices", np.asarray(neg, np.int32).reshape(-1, 1), DataType.INT32,
+                       lod=(tuple(level),))
+        ctx.set_output("UpdatedMatchIndices", updated, DataType.INT32)
+op_hooks("mine_hard_examples", get_expected_kernel_type=expected_from_var("ClsLoss"))
