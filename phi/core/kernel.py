@@ -211,9 +211,30 @@ def _tensor_kind(annotation: object) -> ArgKind | None:
         return None
 
 
+_ANNOTATIONS: dict[tuple[object, str], object] = {}
+
+
+def type_hints(fn: Callable) -> dict[str, object]:
+    """``fn``'s annotations evaluated, each distinct annotation string once per module.
+
+    typing.get_type_hints compiles every string annotation anew on every call: with a few
+    thousand kernel parameters that was most of ``import phi``'s time."""
+    out = {}
+    glb = fn.__globals__
+    for name, ann in getattr(fn, "__annotations__", {}).items():
+        if isinstance(ann, str):
+            key = (glb.get("__name__"), ann)
+            value = _ANNOTATIONS.get(key, _ANNOTATIONS)
+            if value is _ANNOTATIONS:
+                value = _ANNOTATIONS[key] = eval(ann, glb)  # noqa: S307 - our own annotations
+            ann = value
+        out[name] = ann
+    return out
+
+
 def lod_arguments(fn: Callable) -> tuple[frozenset[str], frozenset[int]]:
     """The input names and output positions ``fn`` annotates ``LoDTensor``."""
-    hints = typing.get_type_hints(fn)
+    hints = type_hints(fn)
     ins = frozenset(n for n, a in hints.items() if n != "return" and _is_lod(a))
     ret = hints.get("return")
     members = typing.get_args(ret) if typing.get_origin(ret) is tuple else (ret,)
@@ -232,7 +253,7 @@ def parse_kernel_args(fn: Callable) -> tuple[list[tuple[str, ArgKind]], list[Att
     """Read (inputs, attributes, outputs) from ``fn``'s annotations; order is enforced."""
     where = f"kernel function {fn.__module__}.{fn.__qualname__}"
     try:
-        hints = typing.get_type_hints(fn)
+        hints = type_hints(fn)
     except Exception as exc:  # NameError on an unknown annotation, ...
         raise InvalidArgument(f"Cannot read the annotations of {where}: {exc}") from exc
     params = list(inspect.signature(fn).parameters.values())
