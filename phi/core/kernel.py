@@ -226,7 +226,7 @@ def type_hints(fn: Callable) -> dict[str, object]:
             key = (glb.get("__name__"), ann)
             value = _ANNOTATIONS.get(key, _ANNOTATIONS)
             if value is _ANNOTATIONS:
-                value = _ANNOTATIONS[key] = eval(ann, glb)  # noqa: S307 - our own annotations
+                value = _ANNOTATIONS[key] = eval(ann, glb)
             ann = value
         out[name] = ann
     return out
