@@ -471,3 +471,77 @@ class MineHardExamplesKernel(FluidKernel):
                        lod=(tuple(level),))
         ctx.set_output("UpdatedMatchIndices", updated, DataType.INT32)
 op_hooks("mine_hard_examples", get_expected_kernel_type=expected_from_var("ClsLoss"))
+
+
+def _locality_aware(boxes, scores, score_threshold, nms_threshold, eta, top_k, normalized):
+    """Paddle's LocalityAwareNMSFast for one class: consecutive boxes overlapping the running
+    one above nms_threshold merge into it (score-weighted coordinates, summed scores), then
+    greedy NMS over the merged boxes above score_threshold."""
+    from phi.kernels.nms import jaccard
+
+    boxes = boxes.copy()
+    scores = scores.copy()
+    keep = np.zeros(scores.size, bool)
+    index = -1
+    for i in range(scores.size):
+        if index > -1 and jaccard(boxes[i], boxes[index], normalized) > nms_threshold:
+            s1, s2 = scores[i], scores[index]
+            boxes[index] = (boxes[i] * s1 + boxes[index] * s2) / (s1 + s2)
+            scores[index] += scores[i]
+            continue
+        if index > -1:
+            keep[index] = True
+        index = i
+    if index > -1:
+        keep[index] = True
+    cand = [i for i in range(scores.size) if keep[i] and scores[i] > score_threshold]
+    cand.sort(key=lambda i: -scores[i])  # stable
+    if -1 < top_k < len(cand):
+        cand = cand[:top_k]
+    selected: list[int] = []
+    threshold = nms_threshold
+    for i in cand:
+        if all(jaccard(boxes[i], boxes[k], normalized) <= threshold for k in selected):
+            selected.append(i)
+            if eta < 1 and threshold > 0.5:
+                threshold *= eta
+    return boxes, scores, selected
+
+
+@register_fluid_kernel("locality_aware_nms", "CPU", _F)
+class LocalityAwareNmsKernel(FluidKernel):
+    """Per class: merge neighbouring overlapping boxes, then NMS (EAST's locality-aware NMS);
+    keep_top_k per image; rows [label, merged score, box] with a LoD per image, [[-1]] when
+    nothing is kept.  Quadrilateral (8-value) boxes are not supported."""
+
+    def compute(self, ctx) -> None:
+        bboxes, scores = ctx.input_array("BBoxes"), ctx.input_array("Scores")
+        if bboxes.ndim != 3 or scores.ndim != 3 or bboxes.shape[2] != 4:
+            raise InvalidArgument(f"locality_aware_nms: BBoxes [N, M, 4] and Scores [N, C, M] "
+                                  f"expected (8-value polygons are not supported), got "
+                                  f"{list(bboxes.shape)} and {list(scores.shape)}.")
+        bg = ctx.attr("background_label")
+        st = float(np.float32(ctx.attr("score_threshold")))
+        nt = float(np.float32(ctx.attr("nms_threshold")))
+        eta = float(np.float32(ctx.attr("nms_eta")))
+        top_k, keep_top_k = ctx.attr("nms_top_k"), ctx.attr("keep_top_k")
+        normalized = ctx.attr("normalized")
+        rows, level = [], [0]
+        for n in range(bboxes.shape[0]):
+            dets = []  # (score, label, box) in label order, NMS order within a label
+            for c in range(scores.shape[1]):
+                if c == bg:
+                    continue
+                b, s, sel = _locality_aware(bboxes[n], scores[n, c], st, nt, eta, top_k,
+                                            normalized)
+                dets += [(s[i], c, b[i]) for i in sel]
+            if -1 < keep_top_k < len(dets):
+                order = sorted(range(len(dets)), key=lambda k: -dets[k][0])[:keep_top_k]
+                dets = sorted((dets[k] for k in order), key=lambda d: d[1])
+            rows += [[c, s, *b] for s, c, b in dets]
+            level.append(level[-1] + len(dets))
+        out = np.asarray(rows, bboxes.dtype).reshape(-1, 6)
+        lod = (tuple(level),)
+        if out.shape[0] == 0:
+            out, lod = np.full((1, 1), -1, bboxes.dtype), ((0, 1),)
+        ctx.set_output("Out", out, lod=lod)
