@@ -70,6 +70,8 @@ UNAVAILABLE: dict[str, str] = {
     "run_program": DYGRAPH,
     # issue 11's last ops: Paddle-made cases in tools/fixtures/cases/selrows_misc.py
     **dict.fromkeys(("bilateral_slice", "cudnn_lstm"), GPU_ONLY),
+    # detection (issue 12, item 2): tools/fixtures/cases/det2.py
+    "correlation": GPU_ONLY,
     **dict.fromkeys(("get_tensor_from_selected_rows", "merge_selected_rows"), SELECTED_ROWS),
     "faster_tokenizer": STRING_TENSORS,
 }
