@@ -34,7 +34,7 @@ RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 NOT_YET: frozenset[str] = frozenset()
 
 NOT_YET_12 = frozenset({
-    "beam_search_decode", "deformable_psroi_pooling", "generate_proposal_labels",
+    "beam_search_decode", "generate_proposal_labels",
     "locality_aware_nms", "mine_hard_examples", "pyramid_hash", "retinanet_detection_output",
     "retinanet_target_assign", "rpn_target_assign",
 })
