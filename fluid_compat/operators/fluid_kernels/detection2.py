@@ -1,5 +1,5 @@
 """Fluid kernels of detection ops Paddle 2.6.2 runs as STRUCTURE kernels (issue 12, item 2,
-second batch): deformable_psroi_pooling."""
+second batch): deformable_psroi_pooling, rpn_target_assign."""
 
 from __future__ import annotations
 
@@ -111,3 +111,130 @@ class DeformablePsroiPoolingKernel(FluidKernel):
 
 
 op_hooks("deformable_psroi_pooling", get_expected_kernel_type=expected_from_var("Input"))
+
+
+def _bbox_overlaps(t, a, b):
+    """Paddle's BboxOverlaps: IoU with the +1 pixel convention, 0 where nothing intersects."""
+    one = t(1)
+    area_a = (a[:, 2] - a[:, 0] + one) * (a[:, 3] - a[:, 1] + one)
+    area_b = (b[:, 2] - b[:, 0] + one) * (b[:, 3] - b[:, 1] + one)
+    iw = np.maximum(np.minimum(a[:, None, 2], b[None, :, 2])
+                    - np.maximum(a[:, None, 0], b[None, :, 0]) + one, t(0))
+    ih = np.maximum(np.minimum(a[:, None, 3], b[None, :, 3])
+                    - np.maximum(a[:, None, 1], b[None, :, 1]) + one, t(0))
+    inter = iw * ih
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = inter / (area_a[:, None] + area_b[None, :] - inter)
+    return np.where(inter == 0, t(0), iou).astype(t)
+
+
+def _box_to_delta(t, ex, gt):
+    """Paddle's BoxToDelta (no weights, pixel boxes): centre offsets / size, log size ratios."""
+    one, half = t(1), t(0.5)
+    ew, eh = ex[:, 2] - ex[:, 0] + one, ex[:, 3] - ex[:, 1] + one
+    gw, gh = gt[:, 2] - gt[:, 0] + one, gt[:, 3] - gt[:, 1] + one
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.stack([((gt[:, 0] + half * gw) - (ex[:, 0] + half * ew)) / ew,
+                         ((gt[:, 1] + half * gh) - (ex[:, 1] + half * eh)) / eh,
+                         np.log(gw / ew), np.log(gh / eh)], axis=1).astype(t)
+
+
+def _rpn_sample(t, overlap, batch_size, fg_fraction, pos, neg, use_random):
+    """Paddle's ScoreAssign + SampleRpnFgBgGt for one image (indices into inside anchors)."""
+    n_anchor, n_gt = overlap.shape
+    if n_gt:
+        a_max, a_arg, g_max = overlap.max(1), overlap.argmax(1), overlap.max(0)
+    else:  # Eigen's max over nothing is the lowest value: every anchor is background
+        a_max = np.full(n_anchor, np.finfo(t).min, t)
+        a_arg, g_max = np.zeros(n_anchor, np.int64), overlap.max(0, initial=0)
+    is_max = (np.abs(overlap - g_max[None, :]) < np.float32(1e-5)).any(1)
+    fg_fake = list(np.flatnonzero(is_max | (a_max >= t(pos))))
+    sampling = fg_fraction > 0 and batch_size > 0
+    rng = np.random.default_rng() if use_random else None
+
+    def reservoir(num, inds):
+        if len(inds) > num:
+            if rng is not None:  # Paddle seeds std::minstd_rand from std::random_device
+                for i in range(num, len(inds)):
+                    k = int(np.floor(np.float32(rng.random()) * i))
+                    if k < num:
+                        inds[k], inds[i] = inds[i], inds[k]
+            del inds[num:]
+    if sampling:
+        reservoir(int(np.float32(fg_fraction) * np.float32(batch_size)), fg_fake)
+    label = np.full(n_anchor, -1)
+    label[fg_fake] = 1
+    bg_fake = list(np.flatnonzero(a_max < t(neg)))
+    if sampling:
+        reservoir(batch_size - len(fg_fake), bg_fake)
+    loc, weight = [], []
+    for i in bg_fake:
+        if label[i] == 1:  # a sampled background overwrites a foreground: Paddle keeps a
+            loc.append(fg_fake[0])  # zero-weight location entry for it
+            weight.append([0, 0, 0, 0])
+        label[i] = 0
+    weight += [[1, 1, 1, 1]] * (len(fg_fake) - len(loc))
+    fg, bg = np.flatnonzero(label == 1), np.flatnonzero(label == 0)
+    loc = np.array(loc + list(fg), np.int64)
+    return (loc, np.concatenate([fg, bg]), np.r_[np.ones(fg.size), np.zeros(bg.size)],
+            a_arg[loc], np.array(weight, t).reshape(-1, 4))
+
+
+@register_fluid_kernel("rpn_target_assign", "CPU", _F)
+class RpnTargetAssignKernel(FluidKernel):
+    """Faster R-CNN's RPN targets per image (GtBoxes' LoD): anchors inside the image (straddle
+    threshold), non-crowd ground truth scaled by ImInfo; outputs concatenated with a LoD."""
+
+    def compute(self, ctx) -> None:
+        op = "rpn_target_assign"
+        anchor = ctx.input_array("Anchor")
+        gt_t, crowd_t = ctx.input("GtBoxes"), ctx.input("IsCrowd")
+        im_info = ctx.input_array("ImInfo")
+        if len(gt_t.lod) != 1 or len(crowd_t.lod) != 1:
+            raise InvalidArgument(f"{op}: GtBoxes and IsCrowd need 1 level of LoD, got "
+                                  f"{len(gt_t.lod)} and {len(crowd_t.lod)}.")
+        if anchor.ndim != 2 or anchor.shape[1] != 4:
+            raise InvalidArgument(f"{op}: Anchor must be [A, 4], got {list(anchor.shape)}.")
+        t = anchor.dtype.type
+        gt, crowd = np.asarray(gt_t.data, t).reshape(-1, 4), np.asarray(crowd_t.data).ravel()
+        g_off, c_off = gt_t.lod[0], crowd_t.lod[0]
+        if im_info.ndim != 2 or im_info.shape[0] < len(g_off) - 1:
+            raise InvalidArgument(f"{op}: ImInfo must hold [height, width, scale] of each of "
+                                  f"the {len(g_off) - 1} images, got {list(im_info.shape)}.")
+        straddle = np.float32(ctx.attr("rpn_straddle_thresh"))
+        outs = [[] for _ in range(5)]
+        loc_lod, score_lod = [0], [0]
+        for i in range(len(g_off) - 1):
+            h, w, scale = (t(v) for v in im_info[i, :3])
+            if straddle >= 0:
+                s = t(straddle)
+                inside = np.flatnonzero((anchor[:, 0] >= -s) & (anchor[:, 1] >= -s)
+                                        & (anchor[:, 2] < w + s) & (anchor[:, 3] < h + s))
+            else:
+                inside = np.arange(anchor.shape[0])
+            keep = crowd[c_off[i]:c_off[i + 1]] == 0
+            boxes = gt[g_off[i]:g_off[i + 1]][keep] * scale
+            loc, score, lbl, gt_ind, weight = _rpn_sample(
+                t, _bbox_overlaps(t, anchor[inside], boxes), ctx.attr("rpn_batch_size_per_im"),
+                ctx.attr("rpn_fg_fraction"), ctx.attr("rpn_positive_overlap"),
+                ctx.attr("rpn_negative_overlap"), ctx.attr("use_random"))
+            loc, score = inside[loc], inside[score]
+            deltas = _box_to_delta(t, anchor[loc], boxes[gt_ind])
+            for k, v in enumerate((loc + i * anchor.shape[0], score + i * anchor.shape[0],
+                                   deltas, lbl, weight)):
+                outs[k].append(v)
+            loc_lod.append(loc_lod[-1] + loc.size)
+            score_lod.append(score_lod[-1] + score.size)
+        loc, score, deltas, lbl, weight = (np.concatenate(o) if o else None for o in outs)
+        if loc is None:
+            loc, score, lbl = (np.zeros(0, np.int64) for _ in range(3))
+            deltas, weight = np.zeros((0, 4), t), np.zeros((0, 4), t)
+        ll, sl = (tuple(loc_lod),), (tuple(score_lod),)
+        ctx.set_output("LocationIndex", loc.astype(np.int32), lod=ll)
+        ctx.set_output("ScoreIndex", score.astype(np.int32), lod=sl)
+        ctx.set_output("TargetBBox", deltas.reshape(-1, 4).astype(t), lod=ll)
+        ctx.set_output("TargetLabel", lbl.astype(np.int32).reshape(-1, 1), lod=sl)
+        ctx.set_output("BBoxInsideWeight", weight.reshape(-1, 4).astype(t), lod=ll)
+
+
+op_hooks("rpn_target_assign", get_expected_kernel_type=expected_from_var("Anchor"))
