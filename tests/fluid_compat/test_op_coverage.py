@@ -36,7 +36,6 @@ NOT_YET: frozenset[str] = frozenset()
 NOT_YET_12 = frozenset({
     "beam_search_decode", "generate_proposal_labels",
     "locality_aware_nms", "mine_hard_examples", "pyramid_hash", "retinanet_detection_output",
-    "retinanet_target_assign",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:

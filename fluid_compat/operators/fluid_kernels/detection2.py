@@ -1,5 +1,5 @@
 """Fluid kernels of detection ops Paddle 2.6.2 runs as STRUCTURE kernels (issue 12, item 2,
-second batch): deformable_psroi_pooling, rpn_target_assign."""
+second batch): deformable_psroi_pooling, rpn_target_assign, retinanet_target_assign."""
 
 from __future__ import annotations
 
@@ -142,11 +142,9 @@ def _box_to_delta(t, ex, gt):
 def _rpn_sample(t, overlap, batch_size, fg_fraction, pos, neg, use_random):
     """Paddle's ScoreAssign + SampleRpnFgBgGt for one image (indices into inside anchors)."""
     n_anchor, n_gt = overlap.shape
-    if n_gt:
-        a_max, a_arg, g_max = overlap.max(1), overlap.argmax(1), overlap.max(0)
-    else:  # Eigen's max over nothing is the lowest value: every anchor is background
-        a_max = np.full(n_anchor, np.finfo(t).min, t)
-        a_arg, g_max = np.zeros(n_anchor, np.int64), overlap.max(0, initial=0)
+    low = np.finfo(t).min  # Eigen's max over nothing: no ground truth makes all background
+    a_max, g_max = overlap.max(1, initial=low), overlap.max(0, initial=low)
+    a_arg = overlap.argmax(1) if n_gt else np.zeros(n_anchor, np.int64)
     is_max = (np.abs(overlap - g_max[None, :]) < np.float32(1e-5)).any(1)
     fg_fake = list(np.flatnonzero(is_max | (a_max >= t(pos))))
     sampling = fg_fraction > 0 and batch_size > 0
@@ -177,64 +175,94 @@ def _rpn_sample(t, overlap, batch_size, fg_fraction, pos, neg, use_random):
     fg, bg = np.flatnonzero(label == 1), np.flatnonzero(label == 0)
     loc = np.array(loc + list(fg), np.int64)
     return (loc, np.concatenate([fg, bg]), np.r_[np.ones(fg.size), np.zeros(bg.size)],
-            a_arg[loc], np.array(weight, t).reshape(-1, 4))
+            a_arg[loc], np.array(weight, t).reshape(-1, 4), fg)
+
+
+def _target_assign(ctx, op: str, retina: bool) -> None:
+    """rpn_target_assign / retinanet_target_assign: per image of GtBoxes' LoD, anchors inside
+    the image (straddle threshold), non-crowd ground truth scaled by ImInfo, Paddle's
+    ScoreAssign; outputs concatenated with a LoD (anchor indices offset by image)."""
+    anchor = ctx.input_array("Anchor")
+    slots = ("GtBoxes", "GtLabels", "IsCrowd") if retina else ("GtBoxes", "IsCrowd")
+    ts = [ctx.input(s) for s in slots]
+    if any(len(v.lod) != 1 for v in ts):
+        raise InvalidArgument(f"{op}: {', '.join(slots)} need 1 level of LoD, got "
+                              f"{[len(v.lod) for v in ts]} levels.")
+    if anchor.ndim != 2 or anchor.shape[1] != 4:
+        raise InvalidArgument(f"{op}: Anchor must be [A, 4], got {list(anchor.shape)}.")
+    im_info = ctx.input_array("ImInfo")
+    t = anchor.dtype.type
+    gt, crowd = np.asarray(ts[0].data, t).reshape(-1, 4), np.asarray(ts[-1].data).ravel()
+    labels = np.asarray(ts[1].data).ravel() if retina else None
+    offs = [v.lod[0] for v in ts]
+    n_img = len(offs[0]) - 1
+    if im_info.ndim != 2 or im_info.shape[0] < n_img or im_info.shape[1] < 3:
+        raise InvalidArgument(f"{op}: ImInfo must hold [height, width, scale] of each of the "
+                              f"{n_img} images, got {list(im_info.shape)}.")
+    if retina:
+        straddle, batch, frac = np.float32(-1), -1, -1.0
+        pos, neg = ctx.attr("positive_overlap"), ctx.attr("negative_overlap")
+    else:
+        straddle, batch = np.float32(ctx.attr("rpn_straddle_thresh")), ctx.attr(
+            "rpn_batch_size_per_im")
+        frac, pos, neg = (ctx.attr("rpn_fg_fraction"), ctx.attr("rpn_positive_overlap"),
+                          ctx.attr("rpn_negative_overlap"))
+    use_random = False if retina else ctx.attr("use_random")
+    outs = [[] for _ in range(6)]
+    loc_lod, score_lod = [0], [0]
+    for i in range(n_img):
+        h, w, scale = (t(v) for v in im_info[i, :3])
+        if straddle >= 0:
+            s = t(straddle)
+            inside = np.flatnonzero((anchor[:, 0] >= -s) & (anchor[:, 1] >= -s)
+                                    & (anchor[:, 2] < w + s) & (anchor[:, 3] < h + s))
+        else:
+            inside = np.arange(anchor.shape[0])
+        keep = crowd[offs[-1][i]:offs[-1][i + 1]] == 0
+        boxes = gt[offs[0][i]:offs[0][i + 1]][keep] * scale
+        loc, score, lbl, gt_ind, weight, fg = _rpn_sample(
+            t, _bbox_overlaps(t, anchor[inside], boxes), batch, frac, pos, neg, use_random)
+        if retina and fg.size:  # a foreground's label is its matched ground truth's class
+            lbl[:fg.size] = labels[offs[1][i]:offs[1][i + 1]][keep][gt_ind[-fg.size:]]
+        loc, score = inside[loc], inside[score]
+        deltas = _box_to_delta(t, anchor[loc], boxes[gt_ind])
+        for k, v in enumerate((loc + i * anchor.shape[0], score + i * anchor.shape[0], deltas,
+                               lbl, weight, np.array([loc.size + 1]))):
+            outs[k].append(v)
+        loc_lod.append(loc_lod[-1] + loc.size)
+        score_lod.append(score_lod[-1] + score.size)
+    if n_img == 0:
+        outs = [[np.zeros(0, np.int64)], [np.zeros(0, np.int64)], [np.zeros((0, 4), t)],
+                [np.zeros(0, np.int64)], [np.zeros((0, 4), t)], [np.zeros(0, np.int64)]]
+    loc, score, deltas, lbl, weight, fg_num = (np.concatenate(o) for o in outs)
+    ll, sl = (tuple(loc_lod),), (tuple(score_lod),)
+    ctx.set_output("LocationIndex", loc.astype(np.int32), lod=ll)
+    ctx.set_output("ScoreIndex", score.astype(np.int32), lod=sl)
+    ctx.set_output("TargetBBox", deltas.reshape(-1, 4).astype(t), lod=ll)
+    ctx.set_output("TargetLabel", lbl.astype(np.int32).reshape(-1, 1), lod=sl)
+    ctx.set_output("BBoxInsideWeight", weight.reshape(-1, 4).astype(t), lod=ll)
+    if retina:
+        ctx.set_output("ForegroundNumber", fg_num.astype(np.int32).reshape(-1, 1),
+                       lod=(tuple(range(n_img + 1)),))
 
 
 @register_fluid_kernel("rpn_target_assign", "CPU", _F)
 class RpnTargetAssignKernel(FluidKernel):
-    """Faster R-CNN's RPN targets per image (GtBoxes' LoD): anchors inside the image (straddle
-    threshold), non-crowd ground truth scaled by ImInfo; outputs concatenated with a LoD."""
+    """Faster R-CNN's RPN targets: foreground / background anchors sampled to
+    rpn_batch_size_per_im (first ones kept when use_random is false), box deltas."""
 
     def compute(self, ctx) -> None:
-        op = "rpn_target_assign"
-        anchor = ctx.input_array("Anchor")
-        gt_t, crowd_t = ctx.input("GtBoxes"), ctx.input("IsCrowd")
-        im_info = ctx.input_array("ImInfo")
-        if len(gt_t.lod) != 1 or len(crowd_t.lod) != 1:
-            raise InvalidArgument(f"{op}: GtBoxes and IsCrowd need 1 level of LoD, got "
-                                  f"{len(gt_t.lod)} and {len(crowd_t.lod)}.")
-        if anchor.ndim != 2 or anchor.shape[1] != 4:
-            raise InvalidArgument(f"{op}: Anchor must be [A, 4], got {list(anchor.shape)}.")
-        t = anchor.dtype.type
-        gt, crowd = np.asarray(gt_t.data, t).reshape(-1, 4), np.asarray(crowd_t.data).ravel()
-        g_off, c_off = gt_t.lod[0], crowd_t.lod[0]
-        if im_info.ndim != 2 or im_info.shape[0] < len(g_off) - 1:
-            raise InvalidArgument(f"{op}: ImInfo must hold [height, width, scale] of each of "
-                                  f"the {len(g_off) - 1} images, got {list(im_info.shape)}.")
-        straddle = np.float32(ctx.attr("rpn_straddle_thresh"))
-        outs = [[] for _ in range(5)]
-        loc_lod, score_lod = [0], [0]
-        for i in range(len(g_off) - 1):
-            h, w, scale = (t(v) for v in im_info[i, :3])
-            if straddle >= 0:
-                s = t(straddle)
-                inside = np.flatnonzero((anchor[:, 0] >= -s) & (anchor[:, 1] >= -s)
-                                        & (anchor[:, 2] < w + s) & (anchor[:, 3] < h + s))
-            else:
-                inside = np.arange(anchor.shape[0])
-            keep = crowd[c_off[i]:c_off[i + 1]] == 0
-            boxes = gt[g_off[i]:g_off[i + 1]][keep] * scale
-            loc, score, lbl, gt_ind, weight = _rpn_sample(
-                t, _bbox_overlaps(t, anchor[inside], boxes), ctx.attr("rpn_batch_size_per_im"),
-                ctx.attr("rpn_fg_fraction"), ctx.attr("rpn_positive_overlap"),
-                ctx.attr("rpn_negative_overlap"), ctx.attr("use_random"))
-            loc, score = inside[loc], inside[score]
-            deltas = _box_to_delta(t, anchor[loc], boxes[gt_ind])
-            for k, v in enumerate((loc + i * anchor.shape[0], score + i * anchor.shape[0],
-                                   deltas, lbl, weight)):
-                outs[k].append(v)
-            loc_lod.append(loc_lod[-1] + loc.size)
-            score_lod.append(score_lod[-1] + score.size)
-        loc, score, deltas, lbl, weight = (np.concatenate(o) if o else None for o in outs)
-        if loc is None:
-            loc, score, lbl = (np.zeros(0, np.int64) for _ in range(3))
-            deltas, weight = np.zeros((0, 4), t), np.zeros((0, 4), t)
-        ll, sl = (tuple(loc_lod),), (tuple(score_lod),)
-        ctx.set_output("LocationIndex", loc.astype(np.int32), lod=ll)
-        ctx.set_output("ScoreIndex", score.astype(np.int32), lod=sl)
-        ctx.set_output("TargetBBox", deltas.reshape(-1, 4).astype(t), lod=ll)
-        ctx.set_output("TargetLabel", lbl.astype(np.int32).reshape(-1, 1), lod=sl)
-        ctx.set_output("BBoxInsideWeight", weight.reshape(-1, 4).astype(t), lod=ll)
+        _target_assign(ctx, "rpn_target_assign", retina=False)
+
+
+@register_fluid_kernel("retinanet_target_assign", "CPU", _F)
+class RetinanetTargetAssignKernel(FluidKernel):
+    """RetinaNet's targets: every foreground / background anchor (no sampling, no straddle
+    filter), foreground labels from GtLabels, ForegroundNumber = foregrounds + 1 per image."""
+
+    def compute(self, ctx) -> None:
+        _target_assign(ctx, "retinanet_target_assign", retina=True)
 
 
 op_hooks("rpn_target_assign", get_expected_kernel_type=expected_from_var("Anchor"))
+op_hooks("retinanet_target_assign", get_expected_kernel_type=expected_from_var("Anchor"))
