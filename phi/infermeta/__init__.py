@@ -332,3 +332,7 @@ from phi.infermeta import deformable_conv as _deformable_conv  # noqa: E402
 from phi.infermeta.deformable_conv import *  # noqa: E402,F403 - deformable_conv
 
 __all__ += list(_deformable_conv.__all__)
+from phi.infermeta import detection2 as _detection2  # noqa: E402
+from phi.infermeta.detection2 import *  # noqa: E402,F403 - yolo_loss
+
+__all__ += list(_detection2.__all__)

@@ -34,8 +34,8 @@ RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 NOT_YET: frozenset[str] = frozenset()
 
 NOT_YET_12 = frozenset({
-    "beam_search_decode", "deformable_psroi_pooling", "generate_proposal_labels", "pyramid_hash",
-    "retinanet_detection_output", "retinanet_target_assign", "rpn_target_assign", "yolov3_loss",
+    "beam_search_decode", "generate_proposal_labels", "pyramid_hash",
+    "retinanet_detection_output",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:
