@@ -1,5 +1,5 @@
-"""Fluid kernel of locality_aware_nms (Paddle 2.6.2 STRUCTURE kernel,
-paddle/fluid/operators/detection/locality_aware_nms_op.cc)."""
+"""Fluid kernels of locality_aware_nms and retinanet_detection_output (Paddle 2.6.2 STRUCTURE
+kernels, paddle/fluid/operators/detection/*)."""
 
 from __future__ import annotations
 
@@ -114,4 +114,90 @@ class LocalityAwareNmsKernel(FluidKernel):
         ctx.set_output("Out", out, lod=(tuple(starts),))
 
 
+def _decode(deltas, anchors, h, w, scale):
+    """Anchor deltas [K, 4] to boxes in the original image, clipped (Paddle's
+    DeltaScoreToPrediction: pixel anchors +1, the -1 on the far corner, then / scale)."""
+    t = deltas.dtype.type
+    h, w = t(np.round(h / scale)), t(np.round(w / scale))  # std::round: half away from zero
+    aw = anchors[:, 2] - anchors[:, 0] + t(1)
+    ah = anchors[:, 3] - anchors[:, 1] + t(1)
+    cx = deltas[:, 0] * aw + (anchors[:, 0] + aw / t(2))
+    cy = deltas[:, 1] * ah + (anchors[:, 1] + ah / t(2))
+    tw, th = np.exp(deltas[:, 2]) * aw, np.exp(deltas[:, 3]) * ah
+    box = np.stack([cx - tw / t(2), cy - th / t(2), cx + tw / t(2) - t(1),
+                    cy + th / t(2) - t(1)], axis=1) / scale
+    hi = np.array([w, h, w, h], deltas.dtype) - t(1)
+    return np.maximum(np.minimum(box, hi), t(0))
+
+
+def _retinanet_image(levels, im_info, attrs) -> list[np.ndarray]:
+    """Rows [label + 1, score, box] of one image, by descending score (keep_top_k)."""
+    from phi.kernels.nms import jaccard
+
+    score_thr, nms_top_k, nms_thr, eta, keep_top_k = attrs
+    preds: dict[int, list[np.ndarray]] = {}
+    for li, (deltas, scores, anchors) in enumerate(levels):
+        t = scores.dtype.type
+        flat = scores.reshape(-1)
+        thr = t(score_thr) if li < len(levels) - 1 else t(0)  # the last level: threshold 0
+        idx = np.nonzero(flat > thr)[0]
+        idx = idx[np.argsort(-flat[idx], kind="stable")]
+        if -1 < nms_top_k < idx.size:
+            idx = idx[:nms_top_k]
+        c_num = scores.shape[1]
+        boxes = _decode(deltas[idx // c_num], anchors[idx // c_num], *im_info)
+        for k, i in enumerate(idx):
+            preds.setdefault(int(i % c_num), []).append(np.append(boxes[k], flat[i]))
+    pairs = []
+    for c in sorted(preds):
+        dets = preds[c]
+        order = sorted(range(len(dets)), key=lambda i: -dets[i][4])
+        selected: list[int] = []
+        t = dets[0].dtype.type
+        adaptive = t(nms_thr)
+        for i in order:
+            if all(jaccard(dets[i][:4], dets[k][:4], False) <= adaptive for k in selected):
+                selected.append(i)
+                if eta < 1 and adaptive > 0.5:
+                    adaptive = t(adaptive * t(eta))
+        pairs += [(float(dets[i][4]), c, i) for i in selected]
+    pairs.sort(key=lambda p: -p[0])
+    if len(pairs) > keep_top_k:
+        pairs = pairs[:max(keep_top_k, 0)]
+    return [np.concatenate([[c + 1, preds[c][i][4]], preds[c][i][:4]]) for _, c, i in pairs]
+
+
+@register_fluid_kernel("retinanet_detection_output", "CPU", ("float32", "float64"))
+class RetinanetDetectionOutputKernel(FluidKernel):
+    """Decode each FPN level's top anchors, per-class NMS over all levels, keep_top_k per
+    image; rows [label + 1, score, x1, y1, x2, y2] with the images' LoD (none kept: Out
+    left unwritten, as Paddle does)."""
+
+    def compute(self, ctx) -> None:
+        boxes = [t.data for t in ctx.multi_input("BBoxes")]
+        scores = [t.data for t in ctx.multi_input("Scores")]
+        anchors = [t.data for t in ctx.multi_input("Anchors")]
+        im_info = ctx.input_array("ImInfo")
+        if not (len(boxes) == len(scores) == len(anchors)) or any(
+                b.ndim != 3 or b.shape[2] != 4 or s.ndim != 3 or s.shape[:2] != b.shape[:2]
+                or a.shape != (b.shape[1], 4) for b, s, a in zip(boxes, scores, anchors)):
+            raise InvalidArgument("retinanet_detection_output: each level needs BBoxes [N, M, "
+                                  "4], Scores [N, M, C] and Anchors [M, 4], got "
+                                  f"{[list(b.shape) for b in boxes]}, "
+                                  f"{[list(s.shape) for s in scores]}, "
+                                  f"{[list(a.shape) for a in anchors]}.")
+        attrs = (float(np.float32(ctx.attr("score_threshold"))), ctx.attr("nms_top_k"),
+                 float(np.float32(ctx.attr("nms_threshold"))),
+                 float(np.float32(ctx.attr("nms_eta"))), ctx.attr("keep_top_k"))
+        dtype = scores[0].dtype
+        rows, starts = [], [0]
+        for n in range(scores[0].shape[0]):
+            levels = [(b[n], s[n], a) for b, s, a in zip(boxes, scores, anchors)]
+            rows += _retinanet_image(levels, tuple(im_info[n, :3]), attrs)
+            starts.append(len(rows))
+        if rows:  # none kept: Paddle only resizes Out to [0, 6], leaving it unallocated
+            ctx.set_output("Out", np.stack(rows).astype(dtype), lod=(tuple(starts),))
+
+
+op_hooks("retinanet_detection_output", get_expected_kernel_type=expected_from_var("Scores"))
 op_hooks("locality_aware_nms", get_expected_kernel_type=expected_from_var("Scores"))
