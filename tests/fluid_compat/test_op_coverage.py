@@ -35,7 +35,6 @@ NOT_YET: frozenset[str] = frozenset()
 
 NOT_YET_12 = frozenset({
     "beam_search_decode", "generate_proposal_labels", "pyramid_hash",
-    "retinanet_detection_output",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:

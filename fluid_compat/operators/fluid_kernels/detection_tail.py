@@ -470,4 +470,6 @@ class MineHardExamplesKernel(FluidKernel):
         ctx.set_output("NegIndices", np.asarray(neg, np.int32).reshape(-1, 1), DataType.INT32,
                        lod=(tuple(level),))
         ctx.set_output("UpdatedMatchIndices", updated, DataType.INT32)
+
+
 op_hooks("mine_hard_examples", get_expected_kernel_type=expected_from_var("ClsLoss"))
