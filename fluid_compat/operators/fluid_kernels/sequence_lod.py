@@ -10,6 +10,7 @@ from itertools import pairwise
 import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
+from phi.core.lod import to_abs_offset
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_from_var
@@ -247,7 +248,16 @@ class SequencePadKernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
-        level = _level(ctx)
+        _level(ctx)
+        # SequencePadOp pads the sequences of LoD level 0 (absolute offsets) and checks that
+        # level's raw last offset against X's rows, so a 2-level LoD is refused
+        lod = ctx.input("X").lod
+        if lod[0][-1] != x.shape[0]:
+            raise InvalidArgument(
+                f"sequence_pad: The SequencePadOp Input(X)'s lod info mismatches the actual "
+                f"tensor shape. The 1st dimension of Input(X)'s lod info is {x.shape[0]}, the "
+                f"1st dimension of actual tensor shape is {lod[0][-1]}")
+        level = to_abs_offset(lod)[0]
         pad = np.asarray(ctx.input_array("PadValue")).astype(x.dtype)
         lengths = np.diff(np.asarray(level, np.int64))
         longest = int(lengths.max()) if lengths.size else 0
@@ -318,6 +328,12 @@ class SequenceConvKernel(FluidKernel):
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
         w = ctx.input_array("Filter")
+        if x.dtype == np.float64:
+            # Paddle 2.6.2's CPU kernel is registered for double but reads its tensors as
+            # float and fails on every float64 input (Paddle-made cases seq1_conv_*f64*)
+            raise InvalidArgument(
+                "sequence_conv: The type of data we are trying to retrieve (float32) does not "
+                "match the type of data (float64) currently contained in the container.")
         level = _level(ctx)
         length, start = int(ctx.attr("contextLength")), int(ctx.attr("contextStart"))
         if int(ctx.attr("contextStride")) != 1:
