@@ -68,7 +68,8 @@ class SequenceConcatKernel(FluidKernel):
         for i, t in enumerate(xs):
             if t is None or not t.lod:
                 raise InvalidArgument(f"sequence_concat: Input(X)[{i}] must hold a LoD.")
-            levels.append(t.lod[-1])
+            # Paddle's ConcatLoD reads level 0's raw offsets as row indices, whatever the depth
+            levels.append(t.lod[0])
         n = len(levels[0]) - 1
         if any(len(lv) - 1 != n for lv in levels):
             raise InvalidArgument(f"sequence_concat: every X must hold the same number of "
@@ -85,6 +86,10 @@ class SequenceConcatKernel(FluidKernel):
                 total += lv[s + 1] - lv[s]
             lengths.append(total)
         out = np.concatenate(parts) if parts else xs[0].data[:0]
+        rows = sum(t.data.shape[0] for t in xs)
+        if out.shape[0] < rows:  # Paddle leaves the rows level 0 does not reach unwritten
+            out = np.concatenate([out, np.zeros((rows - out.shape[0], *out.shape[1:]),
+                                                out.dtype)])
         ctx.set_output("Out", out, lod=(_offsets(lengths),))
 
 
@@ -234,6 +239,9 @@ class SequenceExpandAsKernel(FluidKernel):
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
         level = _level(ctx, "Y")
+        if len(ctx.input("Y").lod) != 1:
+            raise InvalidArgument(f"sequence_expand_as: Level number of Input(Y)'s lod should be "
+                                  f"1. But received Y's lod level = {len(ctx.input('Y').lod)}.")
         repeats = np.diff(np.asarray(level, np.int64))
         if repeats.size != x.shape[0]:
             raise InvalidArgument(f"sequence_expand_as: X has {x.shape[0]} rows, Y holds "
@@ -285,7 +293,12 @@ class SequenceUnpadKernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
-        lengths = np.asarray(ctx.input_array("Length")).reshape(-1).astype(np.int64)
+        lengths = np.asarray(ctx.input_array("Length"))
+        if lengths.dtype != np.int64:  # Paddle's kernel reads Length as int64 only
+            raise InvalidArgument(f"sequence_unpad: The type of data we are trying to retrieve "
+                                  f"(int64) does not match the type of data ({lengths.dtype}) "
+                                  f"currently contained in the container.")
+        lengths = lengths.reshape(-1)
         if x.ndim < 2 or lengths.size != x.shape[0]:
             raise InvalidArgument(f"sequence_unpad: X must be [sequences, length, ...] with "
                                   f"one Length per sequence, got {list(x.shape)} and "
