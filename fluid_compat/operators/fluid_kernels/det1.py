@@ -180,7 +180,8 @@ class RetinanetDetectionOutputKernel(FluidKernel):
         im_info = ctx.input_array("ImInfo")
         if not (len(boxes) == len(scores) == len(anchors)) or any(
                 b.ndim != 3 or b.shape[2] != 4 or s.ndim != 3 or s.shape[:2] != b.shape[:2]
-                or a.shape != (b.shape[1], 4) for b, s, a in zip(boxes, scores, anchors, strict=False)):
+                or a.shape != (b.shape[1], 4)
+                for b, s, a in zip(boxes, scores, anchors, strict=False)):
             raise InvalidArgument("retinanet_detection_output: each level needs BBoxes [N, M, "
                                   "4], Scores [N, M, C] and Anchors [M, 4], got "
                                   f"{[list(b.shape) for b in boxes]}, "

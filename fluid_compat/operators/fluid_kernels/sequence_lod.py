@@ -10,6 +10,7 @@ from itertools import pairwise
 import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
+from phi.core.lod import to_abs_offset
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_from_var
@@ -67,7 +68,8 @@ class SequenceConcatKernel(FluidKernel):
         for i, t in enumerate(xs):
             if t is None or not t.lod:
                 raise InvalidArgument(f"sequence_concat: Input(X)[{i}] must hold a LoD.")
-            levels.append(t.lod[-1])
+            # Paddle's ConcatLoD reads level 0's raw offsets as row indices, whatever the depth
+            levels.append(t.lod[0])
         n = len(levels[0]) - 1
         if any(len(lv) - 1 != n for lv in levels):
             raise InvalidArgument(f"sequence_concat: every X must hold the same number of "
@@ -84,6 +86,10 @@ class SequenceConcatKernel(FluidKernel):
                 total += lv[s + 1] - lv[s]
             lengths.append(total)
         out = np.concatenate(parts) if parts else xs[0].data[:0]
+        rows = sum(t.data.shape[0] for t in xs)
+        if out.shape[0] < rows:  # Paddle leaves the rows level 0 does not reach unwritten
+            out = np.concatenate([out, np.zeros((rows - out.shape[0], *out.shape[1:]),
+                                                out.dtype)])
         ctx.set_output("Out", out, lod=(_offsets(lengths),))
 
 
@@ -233,6 +239,9 @@ class SequenceExpandAsKernel(FluidKernel):
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
         level = _level(ctx, "Y")
+        if len(ctx.input("Y").lod) != 1:
+            raise InvalidArgument(f"sequence_expand_as: Level number of Input(Y)'s lod should be "
+                                  f"1. But received Y's lod level = {len(ctx.input('Y').lod)}.")
         repeats = np.diff(np.asarray(level, np.int64))
         if repeats.size != x.shape[0]:
             raise InvalidArgument(f"sequence_expand_as: X has {x.shape[0]} rows, Y holds "
@@ -247,7 +256,16 @@ class SequencePadKernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
-        level = _level(ctx)
+        _level(ctx)
+        # SequencePadOp pads the sequences of LoD level 0 (absolute offsets) and checks that
+        # level's raw last offset against X's rows, so a 2-level LoD is refused
+        lod = ctx.input("X").lod
+        if lod[0][-1] != x.shape[0]:
+            raise InvalidArgument(
+                f"sequence_pad: The SequencePadOp Input(X)'s lod info mismatches the actual "
+                f"tensor shape. The 1st dimension of Input(X)'s lod info is {x.shape[0]}, the "
+                f"1st dimension of actual tensor shape is {lod[0][-1]}")
+        level = to_abs_offset(lod)[0]
         pad = np.asarray(ctx.input_array("PadValue")).astype(x.dtype)
         lengths = np.diff(np.asarray(level, np.int64))
         longest = int(lengths.max()) if lengths.size else 0
@@ -275,7 +293,12 @@ class SequenceUnpadKernel(FluidKernel):
 
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
-        lengths = np.asarray(ctx.input_array("Length")).reshape(-1).astype(np.int64)
+        lengths = np.asarray(ctx.input_array("Length"))
+        if lengths.dtype != np.int64:  # Paddle's kernel reads Length as int64 only
+            raise InvalidArgument(f"sequence_unpad: The type of data we are trying to retrieve "
+                                  f"(int64) does not match the type of data ({lengths.dtype}) "
+                                  f"currently contained in the container.")
+        lengths = lengths.reshape(-1)
         if x.ndim < 2 or lengths.size != x.shape[0]:
             raise InvalidArgument(f"sequence_unpad: X must be [sequences, length, ...] with "
                                   f"one Length per sequence, got {list(x.shape)} and "
@@ -318,6 +341,12 @@ class SequenceConvKernel(FluidKernel):
     def compute(self, ctx) -> None:
         x = ctx.input_array("X")
         w = ctx.input_array("Filter")
+        if x.dtype == np.float64:
+            # Paddle 2.6.2's CPU kernel is registered for double but reads its tensors as
+            # float and fails on every float64 input (Paddle-made cases seq1_conv_*f64*)
+            raise InvalidArgument(
+                "sequence_conv: The type of data we are trying to retrieve (float32) does not "
+                "match the type of data (float64) currently contained in the container.")
         level = _level(ctx)
         length, start = int(ctx.attr("contextLength")), int(ctx.attr("contextStart"))
         if int(ctx.attr("contextStride")) != 1:
