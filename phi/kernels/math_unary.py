@@ -3,8 +3,9 @@
 funcs/activation_functor.h).
 
 Values follow Paddle 2.6.2 on CPU, checked with the wheel: float32 sqrt follows Eigen's packets
-(see _eigen_packet_sqrt), rsqrt(-0.0) is -inf; round halves away from zero (std::round); sign(NaN) is NaN and sign(-0.0) is +0.0;
-log of an int tensor is computed in double and returned as float32.
+(see _eigen_packet_sqrt), rsqrt(-0.0) is -inf; round halves away from zero (std::round);
+sign(NaN) is NaN and sign(-0.0) is +0.0; log of an int tensor is computed in double and returned
+as float32.
 """
 
 from __future__ import annotations
