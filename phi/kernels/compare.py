@@ -8,7 +8,10 @@ trailing dims, so an ``axis`` that disagrees fails there before a kernel runs).
 
 from __future__ import annotations
 
+import numpy as np
+
 from phi.common.data_type import DataType
+from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.elementwise import _align
@@ -58,6 +61,18 @@ def _not_equal(ctx, x, y):
     return as_array(ctx.xp, ~_equal(ctx, x, y))
 
 
+def _check_broadcast(name: str, a, b) -> None:
+    # the compile-time check aligned trailing dims; an `axis` alignment that does not broadcast
+    # fails in Paddle's kernel (elementwise_utils.h) with InvalidArgument, not a crash
+    try:
+        np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
+    except ValueError:
+        raise InvalidArgument(
+            f"{name}: Broadcast dimension mismatch. Operands could not be broadcast together "
+            f"with the shape of X = {list(a.shape)} and the shape of Y = {list(b.shape)} "
+            "(aligned at `axis`).") from None
+
+
 def _register(name: str, functor, doc: str):
     """Register kernel ``name`` and ``<name>_raw`` computing ``functor``; returns both."""
     def plain(ctx, x: Tensor, y: Tensor) -> Tensor:
@@ -65,6 +80,7 @@ def _register(name: str, functor, doc: str):
 
     def raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
         a, b = _align(ctx.xp, x, y, axis)
+        _check_broadcast(name, a, b)
         return functor(ctx, a, b)
 
     plain.__name__ = plain.__qualname__ = name

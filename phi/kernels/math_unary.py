@@ -2,13 +2,15 @@
 (Paddle's paddle/phi/kernels/cpu/{activation,abs,sign,erf,clip}_kernel.cc,
 funcs/activation_functor.h).
 
-Values follow Paddle 2.6.2 on CPU, checked with the wheel: sqrt(-0.0) is +0.0 while rsqrt(-0.0)
-is -inf; round halves away from zero (std::round); sign(NaN) is NaN and sign(-0.0) is +0.0;
-log of an int tensor is computed in double and returned as float32.
+Values follow Paddle 2.6.2 on CPU, checked with the wheel: float32 sqrt follows Eigen's packets
+(see _eigen_packet_sqrt), rsqrt(-0.0) is -inf; round halves away from zero (std::round);
+sign(NaN) is NaN and sign(-0.0) is +0.0; log of an int tensor is computed in double and returned
+as float32.
 """
 
 from __future__ import annotations
 
+from phi.common.backend import Backend
 from phi.common.data_type import DataType
 from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
@@ -39,10 +41,27 @@ POW_CLIP_DTYPES = ["float32", "float64", "int32", "int64"]
 
 @register_kernel("sqrt", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
 def sqrt(ctx, x: Tensor) -> Tensor:
-    """sqrt(x); NaN below zero, and -0.0 gives +0.0 as Paddle's kernel does."""
+    """sqrt(x); NaN below zero; float32 on CPU keeps Eigen's packet special values."""
     xp = ctx.xp
     with quiet(xp):
-        return as_array(xp, xp.sqrt(x) + x.dtype.type(0))
+        out = xp.sqrt(x)
+        if x.dtype == xp.float32 and ctx.backend == Backend.CPU and x.size >= 8:
+            out = _eigen_packet_sqrt(xp, x, out)
+        return as_array(xp, out)
+
+
+def _eigen_packet_sqrt(xp, x, out):
+    """Paddle's float32 CPU sqrt runs Eigen's fast-math AVX psqrt (x * rsqrt(x), one Newton
+    step) on every whole 8-float packet and std::sqrt on the tail: in the packets +inf gives
+    NaN, [-0.0, FLT_MIN) gives +0.0 and a negative subnormal +inf; the tail keeps IEEE sqrt
+    (-0.0 stays -0.0). Checked with the wheel (conformance case sqrt-special)."""
+    flat, res = x.reshape(-1), out.reshape(-1).copy()
+    n = flat.size // 8 * 8
+    head, tiny = flat[:n], xp.finfo(xp.float32).tiny
+    res[:n] = xp.where(head == xp.inf, xp.nan, res[:n])
+    res[:n] = xp.where((head >= 0) & (head < tiny), xp.float32(0), res[:n])
+    res[:n] = xp.where((head < 0) & (head > -tiny), xp.inf, res[:n])
+    return res.reshape(out.shape)
 
 
 @register_kernel("rsqrt", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)

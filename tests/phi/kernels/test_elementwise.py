@@ -33,10 +33,12 @@ CASES = [
      a([[11, 21, 31], [12, 22, 32]], np.float32)),
     ("add_0d_0d", "add", a(1.5, np.float64), a(2.0, np.float64), a(3.5, np.float64)),
     ("add_0d_y", "add", a([1, 2], np.int32), a(5, np.int32), a([6, 7], np.int32)),
-    ("add_size0", "add", np.zeros((0, 3), np.float32), a([1, 2, 3], np.float32),
+    # an empty output needs operands of equal dims: Paddle 2.6.2 refuses to broadcast into one
+    # (PreconditionNotMet; tests/conformance/test_elementwise.py checks that)
+    ("add_size0", "add", np.zeros((0, 3), np.float32), np.zeros((0, 3), np.float32),
      np.zeros((0, 3), np.float32)),
-    ("multiply_size0_broadcast", "multiply", np.zeros((2, 0), np.float64),
-     np.ones((1, 1), np.float64), np.zeros((2, 0), np.float64)),
+    ("multiply_size0", "multiply", np.zeros((2, 0), np.float64),
+     np.ones((2, 0), np.float64), np.zeros((2, 0), np.float64)),
     ("add_inf", "add", a([np.inf, np.inf], np.float32), a([-np.inf, 1], np.float32),
      a([NAN, np.inf], np.float32)),
     ("add_complex", "add", a([1 + 2j], np.complex64), a([3 - 1j], np.complex64),
@@ -62,7 +64,7 @@ CASES = [
     ("divide_float_by_zero", "divide", a([1.0, -1.0, 0.0], np.float32), a([0.0, 0.0, 0.0],
                                                                            np.float32),
      a([np.inf, -np.inf, NAN], np.float32)),
-    ("divide_int_size0_zero_divisor", "divide", np.zeros((0,), np.int32), a([0], np.int32),
+    ("divide_int_size0", "divide", np.zeros((0,), np.int32), np.zeros((0,), np.int32),
      np.zeros((0,), np.int32)),
     # MaximumFunctor a > b ? a : b with (a, b) = (x, y): a NaN in x loses, in y wins
     ("maximum_nan_same_rank", "maximum", a([NAN, 1.0, NAN], np.float32),

@@ -26,7 +26,6 @@ MEAN = [
     ("empty_axis_keepdim", X, [], True, X.mean(keepdims=True)),
     ("0d", np.array(4.0, np.float64), [], False, np.array(4.0, np.float64)),
     ("0d_axis0", np.array(4.0, np.float64), [0], True, np.array(4.0, np.float64)),
-    ("size0_is_nan", np.zeros((0, 3), np.float32), [0], False, np.full(3, np.nan, np.float32)),
     ("complex", a([1 + 1j, 3 - 1j], np.complex64), [0], False, np.array(2 + 0j, np.complex64)),
     # integers: Eigen sums in T and divides in T, truncating toward zero (numpy would give 1.5
     # as float64, and floor division -2)
@@ -35,7 +34,6 @@ MEAN = [
     ("int32_sum_wraps", a([2**30] * 4, np.int32), [0], False, np.array(0, np.int32)),
     ("int32_axis", a([[1, 2, 4], [5, 7, 9]], np.int32), [1], True,
      a([[2], [7]], np.int32)),
-    ("int_size0_is_0", np.zeros((2, 0), np.int64), [1], False, np.zeros(2, np.int64)),
     # bool: Eigen's or-accumulation divided by bool(count): the mean of bools is any()
     ("bool_any", a([[True, False, False], [False, False, False]], bool), [1], False,
      a([True, False], bool)),
@@ -68,7 +66,6 @@ SUM = [
     ("f16", a([0.5, 0.25], np.float16), [0], "undefined", False, np.array(0.75, np.float16)),
     ("bf16", a([1.0, 0.0078125], ml_dtypes.bfloat16), [0], "undefined", False,
      np.array(1.0078125, ml_dtypes.bfloat16)),
-    ("size0", np.zeros((0, 2), np.float64), [0], "undefined", False, np.zeros(2, np.float64)),
     ("0d", np.array(3, np.int64), [], "undefined", False, np.array(3, np.int64)),
     ("nan", a([np.nan, 1.0], np.float32), [0], "undefined", False, np.array(np.nan, np.float32)),
 ]
@@ -78,6 +75,15 @@ SUM = [
                          ids=[c[0] for c in SUM])
 def test_sum(run_op, x, axis, dtype, keepdim, expected):
     assert_array(run_op("sum", x, axis, dtype, keepdim), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("op", ["mean", "sum"])
+@pytest.mark.parametrize("x", [np.zeros((0, 3), np.float32), np.zeros((2, 0), np.int64)])
+def test_empty_input_is_refused(run_op, op, x):
+    # Paddle 2.6.2's ReduceKernelImpl: "Tensor need be reduced must not empty." (checked with
+    # the wheel for sum and mean, every dtype, dim and reduce_all; tests/conformance)
+    with pytest.raises(InvalidArgument, match="must not empty"):
+        run_op(op, x, [0])
 
 
 @pytest.mark.parametrize("op", ["mean", "sum"])
