@@ -235,6 +235,9 @@ def cross_entropy_with_softmax_infer_meta(logits, label, soft_label: bool, use_s
     size 1; Label as Logits (soft) or with ``axis`` of size 1 (hard)."""
     rank = len(logits.dims)
     a = _norm_axis(axis, rank, "softmax_with_cross_entropy")
+    if rank and a != rank - 1 and not numeric_stable_mode:
+        raise InvalidArgument("softmax_with_cross_entropy: Attr(axis) can only be -1 when not in "
+                              f"numeric_stable_mode, but received axis {axis} of rank {rank}.")
     if len(label.dims) != rank:
         raise InvalidArgument("softmax_with_cross_entropy: Input(Logits) and Input(Label) "
                               f"should have the same rank, but received {fmt_dims(logits.dims)} "
