@@ -189,7 +189,7 @@ def _eigen_nan_minmax(xp, is_min, x, axes, keepdims):
     kept = [a for a in range(nd) if a not in axes]
     moved = xp.transpose(x, kept + list(axes))
     out_shape = [x.shape[a] for a in kept]
-    res = _seq_fold(xp, is_min, moved.reshape(out_shape + [-1])).reshape(out_shape)
+    res = _seq_fold(xp, is_min, moved.reshape([*out_shape, -1])).reshape(out_shape)
     if keepdims:
         res = res.reshape([1 if a in axes else x.shape[a] for a in range(nd)])
     return res

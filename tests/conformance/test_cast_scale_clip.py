@@ -54,7 +54,7 @@ def _cast_cases():
     out = []
     pairs = [(a, b) for a in ENUM for b in ENUM if a != b]
     for k, (src, dst) in enumerate(pairs):
-        if src.startswith("complex") and dst in HALF + ("bool",):
+        if src.startswith("complex") and dst in (*HALF, "bool"):
             continue
         x = _draw(src, [10, 10] if k % 7 else [], k)
         expect = "paddle" if dst in HALF or src in HALF else {"Out": _cast_ref(x, dst)}
