@@ -164,7 +164,9 @@ def addn_infer_meta(x: list, out) -> None:
             raise InvalidArgument(
                 "The input tensor X of SumOp must have same shape. But received X[0]'s shape = "
                 f"{fmt_dims(dims)}, X[{i}]'s shape = {fmt_dims(d)}.")
-    out.set_dims(dims if dims is not None else tuple(x[0].dims))
+    # every input empty: Paddle's in_dim stays an empty DDim, a 0-D output (checked with the
+    # wheel: two [0, 3] inputs sum to a 0-D zero)
+    out.set_dims(dims if dims is not None else ())
     out.set_dtype(x[0].dtype)
     out.set_layout(x[0].layout)
     out.share_lod(x[0])

@@ -280,9 +280,12 @@ ADD_N_DTYPES = ["float32", "float64", "int32", "int64", "float16", "bfloat16", "
 @register_kernel("add_n", ("CPU", "GPU"),
                  dtypes=[d for d in ADD_N_DTYPES if d not in ("float16", "bfloat16")])
 def add_n(ctx, inputs: list[Tensor]) -> Tensor:
-    """The sum of the tensors, added in order in their dtype; size-0 inputs are skipped."""
+    """The sum of the tensors, added in order in their dtype; size-0 inputs are skipped (all
+    empty: a 0-D zero, as AddNInferMeta shapes it)."""
     xp = ctx.xp
-    parts = [t for t in inputs if t.size] or inputs[:1]
+    parts = [t for t in inputs if t.size]
+    if not parts:
+        return xp.zeros((), dtype=inputs[0].dtype)
     out = xp.asarray(parts[0], copy=True)
     with quiet(xp):
         for t in parts[1:]:
@@ -293,7 +296,9 @@ def add_n(ctx, inputs: list[Tensor]) -> Tensor:
 @register_kernel("add_n", ("CPU", "GPU"), dtypes=["float16", "bfloat16"])
 def add_n_bf16(ctx, inputs: list[Tensor]) -> Tensor:
     """The sum in float16 / bfloat16, each addition converted back as Paddle's CPU does."""
-    parts = [t for t in inputs if t.size] or inputs[:1]
+    parts = [t for t in inputs if t.size]
+    if not parts:
+        return ctx.xp.zeros((), dtype=inputs[0].dtype)
     out = ctx.xp.asarray(parts[0], copy=True)
     for t in parts[1:]:
         out = half_op(ctx, lambda a, b: a + b, out, t)

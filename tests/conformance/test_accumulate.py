@@ -73,6 +73,12 @@ def _sum_cases():
                 acc = sum(x.astype(np.complex128 if d.kind == "c" else np.float64) for x in xs)
                 expect = {"Out": acc.astype(d)}
             out.append(Case(f"sum-{k}-{dt}", "sum", {"X": xs}, {}, expect))
+    # empty inputs are skipped; all empty: a 0-D zero (AddNInferMeta; checked with the wheel)
+    out.append(Case("sum-empty-skipped", "sum", {"X": [np.zeros([0, 3], np.float32),
+                                                     np.ones([2, 3], np.float32)]}, {},
+                    {"Out": np.ones([2, 3], np.float32)}))
+    out.append(Case("sum-all-empty", "sum", {"X": [np.zeros([0, 3], np.float32)] * 2}, {},
+                    {"Out": np.array(0.0, np.float32)}))
     xs = [np.array(1.5, np.float32), np.array(-2.0, np.float32)]
     out.append(Case("sum-0d", "sum", {"X": xs}, {}, {"Out": np.array(-0.5, np.float32)}))
     return out

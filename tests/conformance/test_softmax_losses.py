@@ -208,7 +208,7 @@ def _nll_cases(dt):
         ins = {"X": x, "Label": lab} | ({"Weight": w} if weighted else {})
         exp = {"Out": np.asarray(ref).astype(dt)}
         if red != "none":
-            exp["Total_weight"] = np.asarray(total if red == "mean" else total).astype(dt)
+            exp["Total_weight"] = np.asarray(total).astype(dt)
         out.append(Case(f"nll_loss-{k}-{dt}", "nll_loss", ins,
                         {"reduction": red, "ignore_index": ignore}, exp,
                         more_outputs=("Total_weight",) if red == "none" else ()))
