@@ -155,6 +155,18 @@ def expected_from_attr(attr: str):
     return hook
 
 
+def expected_fixed(dtype: DataType):
+    """A hook for ops whose GetExpectedKernelType names one dtype whatever the inputs (load:
+    FP32, read_file: UINT8, seed: INT32, chunk_eval: FP32 ...)."""
+
+    def hook(op, ctx) -> OpKernelType:
+        _note(ctx, f"dtype {dtype} fixed by the op")
+        return OpKernelType(dtype, ctx.place)
+
+    hook.__name__ = f"expected_fixed_{dtype}"
+    return hook
+
+
 def apply_hints(op, expected: OpKernelType, place: Place, *, has_gpudnn: bool,
                 has_onednn: bool, supports_gpu: bool, notes: list) -> OpKernelType:
     """InnerGetExpectedKernelType's adjustments, in Paddle's order."""

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import owned
+from phi.kernels.funcs import ALL_DTYPES, owned
 
 __all__ = ["assign_raw"]
 
-_ALL12 = ["float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool", "float16",
-          "bfloat16", "complex64", "complex128"]
+_ALL12 = list(ALL_DTYPES)
 
 
 # Paddle registers x as ALL_BACKEND (its kernel copies from any place); here kernels compute

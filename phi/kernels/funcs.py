@@ -31,6 +31,7 @@ from phi.common.data_type import DataType
 from phi.common.scalar import Scalar
 
 __all__ = [
+    "ALL_DTYPES",
     "COMPLEX",
     "FLOATS",
     "INTEGERS",
@@ -53,6 +54,9 @@ INTEGERS = frozenset({DataType.INT8, DataType.UINT8, DataType.INT16, DataType.UI
                       DataType.INT32, DataType.UINT32, DataType.INT64, DataType.UINT64})
 FLOATS = frozenset({DataType.FLOAT16, DataType.BFLOAT16, DataType.FLOAT32, DataType.FLOAT64})
 COMPLEX = frozenset({DataType.COMPLEX64, DataType.COMPLEX128})
+#: the twelve dtypes Paddle registers its dtype-agnostic CPU kernels for (copies, reshapes ...)
+ALL_DTYPES = ("float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool",
+              "float16", "bfloat16", "complex64", "complex128")
 _REAL_OF = {DataType.COMPLEX64: DataType.FLOAT32, DataType.COMPLEX128: DataType.FLOAT64}
 
 

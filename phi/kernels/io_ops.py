@@ -7,12 +7,11 @@ from __future__ import annotations
 from phi.core.errors import InvalidArgument, Unavailable
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import owned
+from phi.kernels.funcs import ALL_DTYPES, owned
 
 __all__ = ["memcpy", "memcpy_d2h", "memcpy_h2d", "nop", "share_buffer"]
 
-_ALL = ["bfloat16", "bool", "complex128", "complex64", "float16", "float32", "float64", "int16",
-        "int32", "int64", "int8", "uint8"]
+_ALL = list(ALL_DTYPES)
 
 
 @register_kernel("memcpy", "CPU", dtypes=_ALL)

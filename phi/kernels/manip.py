@@ -35,7 +35,7 @@ from phi.infermeta.manip import (
 )
 from phi.infermeta.unary import reshape_out_dims
 from phi.kernels.creation import full_like
-from phi.kernels.funcs import cast_array, owned, scalar_as
+from phi.kernels.funcs import ALL_DTYPES, cast_array, owned, scalar_as
 
 __all__ = [
     "as_strided", "broadcast_tensors", "channel_shuffle", "crop", "diag", "diag_embed",
@@ -46,8 +46,7 @@ __all__ = [
 ]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json, the ALL_LAYOUT keys)
-_ALL12 = ["float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool", "float16",
-          "bfloat16", "complex64", "complex128"]
+_ALL12 = list(ALL_DTYPES)
 _F_I = ["float32", "float64", "int32", "int64"]
 BROADCAST_TENSORS_DTYPES = ["bool", "int32", "int64", "float16", "float32", "float64",
                             "complex64", "complex128"]

@@ -22,13 +22,12 @@ from phi.infermeta.unary import (
     squeeze_out_dims,
     unsqueeze_out_dims,
 )
-from phi.kernels.funcs import owned
+from phi.kernels.funcs import ALL_DTYPES, owned
 
 __all__ = ["concat", "reshape", "reshape_infer", "split", "transpose"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json); all four register the same 12
-_ALL12 = ["float32", "float64", "int8", "uint8", "int16", "int32", "int64", "bool", "float16",
-          "bfloat16", "complex64", "complex128"]
+_ALL12 = list(ALL_DTYPES)
 RESHAPE_DTYPES = TRANSPOSE_DTYPES = CONCAT_DTYPES = SPLIT_DTYPES = _ALL12
 
 

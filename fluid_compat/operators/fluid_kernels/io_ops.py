@@ -16,31 +16,18 @@ from phi.kernels.cpu_random import engine_for
 from phi.kernels.funcs import cast_array
 
 from fluid_compat.framework.errors import ProgramFileError
-from fluid_compat.framework.op_kernel_type import OpKernelType
 from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.expected_kernel import expected_fixed
 from fluid_compat.framework.tensor_io import tensor_to_bytes, tensors_from_bytes
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 
 __all__: list[str] = []
 
-_ALL = ("bfloat16", "bool", "complex128", "complex64", "float16", "float32", "float64", "int16",
-        "int32", "int64", "int8", "uint8")
-
-
-def _fixed(dtype: DataType):
-    """A GetExpectedKernelType that names one dtype (the load ops: FP32; read_file: UINT8)."""
-
-    def hook(op, ctx) -> OpKernelType:
-        return OpKernelType(dtype, ctx.place)
-
-    hook.__name__ = f"expected_fixed_{dtype}"
-    return hook
-
 
 for _op in ("load", "load_combine", "save_combine"):
-    op_hooks(_op, get_expected_kernel_type=_fixed(DataType.FLOAT32))
-op_hooks("read_file", get_expected_kernel_type=_fixed(DataType.UINT8))
-op_hooks("seed", get_expected_kernel_type=_fixed(DataType.INT32))
+    op_hooks(_op, get_expected_kernel_type=expected_fixed(DataType.FLOAT32))
+op_hooks("read_file", get_expected_kernel_type=expected_fixed(DataType.UINT8))
+op_hooks("seed", get_expected_kernel_type=expected_fixed(DataType.INT32))
 
 
 def _host(ctx, t: DenseTensor) -> np.ndarray:

@@ -14,29 +14,18 @@ from itertools import pairwise
 import numpy as np
 
 from fluid_compat.framework.op_registry import op_hooks
-from fluid_compat.operators.expected_kernel import expected_from_var
+from fluid_compat.operators.expected_kernel import expected_fixed, expected_from_var
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
-from fluid_compat.framework.op_kernel_type import OpKernelType
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 
 __all__: list[str] = []
 
 
-def _fixed(dtype: DataType):
-    """A GetExpectedKernelType naming one dtype (chunk_eval: FP32)."""
-
-    def hook(op, ctx) -> OpKernelType:
-        return OpKernelType(dtype, ctx.place)
-
-    hook.__name__ = f"expected_fixed_{dtype}"
-    return hook
-
-
 for _op, _slot in (("ctc_align", "Input"), ("row_conv", "X"), ("im2sequence", "X"),
                    ("cvm", "X"), ("tdm_child", "X")):
     op_hooks(_op, get_expected_kernel_type=expected_from_var(_slot))
-op_hooks("chunk_eval", get_expected_kernel_type=_fixed(DataType.FLOAT32))
+op_hooks("chunk_eval", get_expected_kernel_type=expected_fixed(DataType.FLOAT32))
 # InferShape: ctx->ShareLoD("X", /*->*/ "Out") / ("X", "Y"); the kernels set no LoD
 op_hooks("row_conv", share_lod={"Out": "X"})
 op_hooks("cvm", share_lod={"Y": "X"})
@@ -312,7 +301,7 @@ class TdmChildKernel(FluidKernel):
 
 
 # edit_distance is a phi kernel (phi/kernels/sequence2.py); EditDistanceOp's expected type: FP32
-op_hooks("edit_distance", get_expected_kernel_type=_fixed(DataType.FLOAT32))
+op_hooks("edit_distance", get_expected_kernel_type=expected_fixed(DataType.FLOAT32))
 
 
 # ---- batch 2: gru_unit, linear_chain_crf, crf_decoding, match_matrix_tensor, GPU-only ops ----
