@@ -11,6 +11,7 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import LoDTensor, Tensor
+from phi.core.lod import from_lengths
 from phi.core.registry import register_kernel
 from phi.kernels.nms import jaccard
 
@@ -147,7 +148,7 @@ def distribute_fpn_proposals(ctx, fpn_rois: LoDTensor, rois_num: Tensor | None, 
         sel = np.nonzero(lvl == level)[0]
         order.extend(sel.tolist())
         per_image = np.bincount(image[sel], minlength=counts.size).astype(np.int64)
-        lod = (tuple(int(v) for v in np.concatenate([[0], np.cumsum(per_image)])),)
+        lod = from_lengths([per_image])
         outs.append(ctx.lod_tensor(rois[sel], lod))
         nums.append(per_image.astype(np.int32))
     restore = np.empty(len(order), np.int32)

@@ -109,15 +109,11 @@ def truncated_gaussian_random(ctx, shape: list[int], mean: float, std: float, se
     dims = _dims(shape)
     t = np.dtype(dtype.to_numpy())
     u = uniform_real(engine_for(seed), _numel(dims), float(np.finfo(np.float32).tiny), 1.0, t)
-    a = 0.5 * (1.0 + _erf(-2.0 / np.sqrt(2.0)))
-    b = 0.5 * (1.0 + _erf(2.0 / np.sqrt(2.0)))
+    a = 0.5 * (1.0 + math.erf(-2.0 / math.sqrt(2.0)))
+    b = 0.5 * (1.0 + math.erf(2.0 / math.sqrt(2.0)))
     p = a + (b - a) * u.astype(np.float64)
     # sqrt(2) * erfinv(2p - 1) = ndtri(p)
     return (ndtri64(np, p) * std + mean).astype(t).reshape(dims)
-
-
-def _erf(x: float) -> float:
-    return math.erf(x)
 
 
 @register_kernel("randint", "CPU", dtypes=["int32", "int64"])

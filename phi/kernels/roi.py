@@ -11,6 +11,7 @@ from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import LoDTensor, Tensor
 from phi.core.registry import register_kernel
+from phi.kernels.quant import round_half_away
 
 __all__ = ["psroi_pool", "roi_align", "roi_batch_ids", "roi_pool"]
 
@@ -103,10 +104,6 @@ def _bilinear(img, y, x, height, width, t):
             + ly * hx * img[:, y_high, x_low] + ly * lx * img[:, y_high, x_high])
 
 
-def _round(v) -> int:
-    return math.floor(abs(v) + 0.5) * (1 if v >= 0 else -1)  # std::round
-
-
 @register_kernel("roi_pool", "CPU", dtypes=[*_F, "int32"], input_defs={"boxes_num": _ANY},
                  output_defs={1: {"dtype": DataType.INT64}})
 def roi_pool(ctx, x: Tensor, boxes: LoDTensor, boxes_num: Tensor | None, pooled_height: int,
@@ -116,13 +113,14 @@ def roi_pool(ctx, x: Tensor, boxes: LoDTensor, boxes_num: Tensor | None, pooled_
     _check("roi_pool", x, boxes)
     n_img, channels, height, width = x.shape
     ids = roi_batch_ids("roi_pool", boxes, boxes_num, n_img)
-    ss = float(np.float32(spatial_scale))
     t = x.dtype.type
     num = boxes.data.shape[0]
+    # round(roi * spatial_scale) in the RoIs' arithmetic (float: float, double: double)
+    rois = boxes.data.astype(np.result_type(boxes.data.dtype, np.float32))
+    corners = round_half_away(np, rois * np.float32(spatial_scale)).astype(np.int64)
     out = np.zeros((num, channels, pooled_height, pooled_width), x.dtype)
     arg = np.full(out.shape, -1, np.int64)
-    for r, roi in enumerate(boxes.data):
-        sw, sh, ew, eh = (_round(float(v) * ss) for v in roi)
+    for r, (sw, sh, ew, eh) in enumerate(corners.tolist()):
         rh, rw = max(eh - sh + 1, 1), max(ew - sw + 1, 1)
         bin_h, bin_w = t(rh) / t(pooled_height), t(rw) / t(pooled_width)
         img = x[ids[r]].reshape(channels, -1)
@@ -158,11 +156,10 @@ def psroi_pool(ctx, x: Tensor, boxes: LoDTensor, boxes_num: Tensor | None, poole
     ss = t(np.float32(spatial_scale))
     out = np.zeros((boxes.data.shape[0], output_channels, pooled_height, pooled_width),
                    x.dtype)
-    for r, roi in enumerate(boxes.data):
-        sw = t(_round(float(roi[0]))) * ss
-        sh = t(_round(float(roi[1]))) * ss
-        ew = (t(_round(float(roi[2]))) + t(1)) * ss
-        eh = (t(_round(float(roi[3]))) + t(1)) * ss
+    rounded = round_half_away(np, boxes.data.astype(x.dtype))  # std::round of the corners
+    for r, roi in enumerate(rounded):
+        sw, sh = roi[0] * ss, roi[1] * ss
+        ew, eh = (roi[2] + t(1)) * ss, (roi[3] + t(1)) * ss
         rh, rw = max(eh - sh, t(0.1)), max(ew - sw, t(0.1))
         bin_h, bin_w = rh / t(pooled_height), rw / t(pooled_width)
         img = x[ids[r]]

@@ -10,6 +10,9 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 
+from phi.core.lod import from_lengths
+from phi.kernels.quant import round_half_away
+
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_from_var
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
@@ -72,9 +75,7 @@ class BoxClipKernel(FluidKernel):
         out = boxes.copy()
         for i, (a, b) in enumerate(pairwise(level)):
             h, w, scale = info[i, 0], info[i, 1], info[i, 2]
-            tt = boxes.dtype.type
-            im_w = tt(np.sign(w / scale) * np.floor(np.abs(w / scale) + 0.5))  # std::round
-            im_h = tt(np.sign(h / scale) * np.floor(np.abs(h / scale) + 0.5))
+            im_w, im_h = round_half_away(np, np.asarray([w / scale, h / scale]))  # std::round
             part = out[a:b]
             part[..., 0::2] = np.clip(part[..., 0::2], 0, im_w - 1)
             part[..., 1::2] = np.clip(part[..., 1::2], 0, im_h - 1)
@@ -324,7 +325,7 @@ def _legacy_nms(ctx, return_index: bool) -> None:
              float(np.float32(ctx.attr("nms_eta"))), ctx.attr("keep_top_k"),
              ctx.attr("normalized"))
     out, index, counts = multiclass_nms_batch(bboxes, scores, starts, attrs)
-    lod = (tuple(int(v) for v in np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])),)
+    lod = from_lengths([counts])
     if out.shape[0] == 0 and not return_index:
         out, lod = np.full((1, 1), -1, bboxes.dtype), ((0, 1),)
     ctx.set_output("Out", out, lod=lod)
@@ -380,7 +381,7 @@ class CollectFpnProposalsKernel(FluidKernel):
         top = np.argsort(-score, kind="stable")[:max(int(ctx.attr("post_nms_topN")), 0)]
         top = top[np.argsort(image[top], kind="stable")]
         per_image = np.bincount(image[top], minlength=n_images)
-        lod = (tuple(int(v) for v in np.concatenate([[0], np.cumsum(per_image)])),)
+        lod = from_lengths([per_image])
         ctx.set_output("FpnRois", boxes[top], lod=lod)
         ctx.set_output("RoisNum", per_image.astype(np.int32), DataType.INT32)
 
@@ -418,7 +419,7 @@ class GenerateProposalsKernel(FluidKernel):
             rois.append(b)
             probs.append(p)
             nums.append(b.shape[0])
-        lod = (tuple(int(v) for v in np.concatenate([[0], np.cumsum(nums)])),)
+        lod = from_lengths([nums])
         ctx.set_output("RpnRois", np.concatenate(rois).astype(scores.dtype), lod=lod)
         ctx.set_output("RpnRoiProbs", np.concatenate(probs).astype(scores.dtype), lod=lod)
         ctx.set_output("RpnRoisNum", np.asarray(nums, np.int32), DataType.INT32)

@@ -10,6 +10,7 @@ from itertools import pairwise
 import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
+from phi.core.lod import from_lengths
 from phi.core.lod import to_abs_offset
 
 from fluid_compat.framework.op_registry import op_hooks
@@ -38,10 +39,6 @@ def _level(ctx, slot: str = "X", *, one_level: bool = False) -> tuple[int, ...]:
         raise InvalidArgument(f"{ctx.type}: only one level of LoD is supported, but Input("
                               f"{slot}) has {len(t.lod)} levels.")
     return t.lod[-1]
-
-
-def _offsets(lengths) -> tuple[int, ...]:
-    return tuple(int(v) for v in np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)]))
 
 
 @register_fluid_kernel("sequence_reverse", "CPU", (*_NUM, "uint8"))
@@ -90,7 +87,7 @@ class SequenceConcatKernel(FluidKernel):
         if out.shape[0] < rows:  # Paddle leaves the rows level 0 does not reach unwritten
             out = np.concatenate([out, np.zeros((rows - out.shape[0], *out.shape[1:]),
                                                 out.dtype)])
-        ctx.set_output("Out", out, lod=(_offsets(lengths),))
+        ctx.set_output("Out", out, lod=from_lengths([lengths]))
 
 
 @register_fluid_kernel("sequence_slice", "CPU", _NUM)
@@ -118,7 +115,7 @@ class SequenceSliceKernel(FluidKernel):
             start = level[i] + offset[i]
             parts.append(x[start:start + length[i]])
         out = np.concatenate(parts) if parts else x[:0]
-        ctx.set_output("Out", out, lod=(_offsets(length),))
+        ctx.set_output("Out", out, lod=from_lengths([length]))
 
 
 @register_fluid_kernel("sequence_reshape", "CPU", _NUM)
@@ -309,7 +306,7 @@ class SequenceUnpadKernel(FluidKernel):
         out = np.concatenate(parts) if parts else x.reshape(-1, *x.shape[2:])[:0]
         if x.ndim == 2:  # [sequences, length] unpads to one column
             out = out.reshape(-1, 1)
-        ctx.set_output("Out", out, lod=(_offsets(lengths),))
+        ctx.set_output("Out", out, lod=from_lengths([lengths]))
 
 
 @register_fluid_kernel("sequence_softmax", "CPU", ("float32", "float64"))
