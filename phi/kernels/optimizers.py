@@ -26,11 +26,12 @@ _F = ["float32", "float64"]
 _ANY_DTYPE = {"dtype": DataType.ALL_DTYPE}
 
 
-def _s(x, dtype, what: str = "a scalar input") -> np.generic:
+def _s(x, dtype, what: str) -> np.generic:
     """A scalar (a 1-element tensor) in ``dtype``."""
     if isinstance(x, np.ndarray):
         if x.size != 1:
-            raise InvalidArgument(f"{what} must hold one value, got shape {list(x.shape)}.")
+            raise InvalidArgument(f"Input({what}) must hold one value, got shape "
+                              f"{list(x.shape)}.")
         x = x.reshape(-1)[0]
     return np.dtype(dtype).type(x)
 
@@ -51,9 +52,7 @@ def _f(x, dtype) -> np.generic:
 
 
 def _lr(lr, dtype) -> np.generic:
-    if lr.size != 1:
-        raise InvalidArgument(f"The LearningRate must hold one value, got shape {list(lr.shape)}.")
-    return _s(lr, dtype)
+    return _s(lr, dtype, "LearningRate")
 
 
 def _same_shape(op: str, param, **others) -> None:
@@ -205,8 +204,8 @@ def _adam(op, param, grad, learning_rate, m1, m2, b1pow, b2pow, master_param, sk
     lr = _lr(learning_rate, t)
     if decay is not None:
         decay = (_f(decay[0], t), _f(decay[1], t))
-    p_out, m1_out, m2_out = _adam_core(p, grad.astype(t), lr, m1, m2, _s(b1pow, t),
-                                       _s(b2pow, t), beta1, beta2, eps, decay)
+    p_out, m1_out, m2_out = _adam_core(p, grad.astype(t), lr, m1, m2, _s(b1pow, t, "Beta1Pow"),
+                                       _s(b2pow, t, "Beta2Pow"), beta1, beta2, eps, decay)
     if use_global_beta_pow:
         b1_out, b2_out = None, None
     else:
@@ -268,7 +267,8 @@ def lamb(ctx, param: Tensor, grad: Tensor, learning_rate: Tensor, moment1: Tenso
     p_dtype = p.dtype
     g = grad.astype(p.dtype)
     b1, b2 = _f(beta1, p_dtype), _f(beta2, p_dtype)
-    b1pow, b2pow = _s(beta1_pow, p.dtype), _s(beta2_pow, p.dtype)
+    b1pow = _s(beta1_pow, p.dtype, "Beta1Pow")
+    b2pow = _s(beta2_pow, p.dtype, "Beta2Pow")
     m1 = b1 * moment1 + (t(1) - b1) * g
     m2 = b2 * moment2 + (t(1) - b2) * g * g
     eps = _f(epsilon, p_dtype)
@@ -328,7 +328,7 @@ def adamax(ctx, param: Tensor, grad: Tensor, learning_rate: Tensor, moment: Tens
     a = _f(beta2, p_dtype) * inf_norm + _f(epsilon, p_dtype)
     absg = np.abs(grad)
     u = np.where(absg < a, a, absg)
-    lr_t = _lr(learning_rate, param.dtype) / (t(1) - _s(beta1_pow, param.dtype))
+    lr_t = _lr(learning_rate, param.dtype) / (t(1) - _s(beta1_pow, param.dtype, "Beta1Pow"))
     p = param - lr_t * (m / u)
     return p.astype(param.dtype), m.astype(param.dtype), u.astype(param.dtype), None
 
@@ -398,7 +398,7 @@ def check_finite_and_unscale(ctx, x: list[Tensor], scale: Tensor
     checks tensor by tensor, the tensor holding the first NaN / Inf and every later one are
     multiplied by 0 instead (an Inf gives NaN), the earlier ones are unscaled."""
     t = scale.dtype.type
-    inverse = t(1) / _s(scale, scale.dtype)
+    inverse = t(1) / _s(scale, scale.dtype, "Scale")
     found = False
     outs = []
     for v in x:
@@ -422,7 +422,7 @@ def update_loss_scaling(ctx, x: list[Tensor], found_infinite: Tensor,
     decr_every_n_nan_or_inf of them, scales down by decr_ratio (not below 1); otherwise good
     steps are counted and every incr_every_n_steps-th scales up by incr_ratio (when finite)."""
     found = bool(_s(found_infinite, np.bool_, "FoundInfinite"))
-    scale = _s(prev_loss_scaling, prev_loss_scaling.dtype)
+    scale = _s(prev_loss_scaling, prev_loss_scaling.dtype, "PrevLossScaling")
     t = prev_loss_scaling.dtype.type
     p_dtype = prev_loss_scaling.dtype
     good = _count(in_good_steps, "in_good_steps")
