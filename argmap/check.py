@@ -32,6 +32,7 @@ from typing import Any
 from attrs import field, frozen
 
 import opmakers
+from opmakers.grad import is_grad_op_type
 from argmap.context import ArgumentMappingContext
 from argmap.registry import ArgMappingRegistry, MappingInfo, default_registry
 from argmap.signature import KernelSignature
@@ -499,9 +500,19 @@ def _is_fluid_only(found: OpMappings, factory: Any) -> bool:
     return found.how == "default" and not factory.has_kernel(found.signatures[0].signature.name)
 
 
+def is_pending_grad(op_type: str, kernel_name: str, factory: Any) -> bool:
+    """A grad op whose phi grad kernel is not written yet: its mapping (Paddle's, from the
+    grad cases' traces) waits for the kernel; tests/fluid_compat/test_grad_cases.py's NOT_YET
+    tracks it."""
+    return is_grad_op_type(op_type) and not factory.has_kernel(kernel_name)
+
+
 def _check_op(found: OpMappings, registry: ArgMappingRegistry, factory: Any) -> list[Problem]:
     problems = list(found.problems)
     if found.how == "none" or _is_fluid_only(found, factory):
+        return problems
+    if found.signatures and all(is_pending_grad(found.op_type, p.signature.name, factory)
+                                for p in found.signatures):
         return problems
     proto = _proto_or_none(registry, found.op_type)
     runtime = ([a.name for a in opmakers.get_runtime_attrs(found.op_type)]

@@ -37,6 +37,7 @@ from phi.core.errors import InvalidArgument
 
 __all__ = [
     "DEFAULT_COMPAT_FILE",
+    "GRAD_COMPAT_FILE",
     "CompatEntry",
     "CompatFileError",
     "TensorAttr",
@@ -47,6 +48,8 @@ __all__ = [
 
 #: The package's own table (package data; see its header for where the facts came from).
 DEFAULT_COMPAT_FILE = "op_compat.yaml"
+#: The grad ops' table (same schema).
+GRAD_COMPAT_FILE = "grad_compat.yaml"
 
 _ENTRY_KEYS = ("op", "kernel", "inputs", "attrs", "outputs", "int_array", "scalar")
 _REQUIRED_KEYS = ("op", "kernel", "inputs", "attrs", "outputs")
@@ -253,10 +256,12 @@ def parse_compat(text: str, source: str = "<string>") -> tuple[CompatEntry, ...]
 
 
 def load_compat(path: str | Path | None = None) -> tuple[CompatEntry, ...]:
-    """Load an op_compat file; by default the package's own ``argmap/op_compat.yaml``."""
-    if path is None:
-        resource = resources.files("argmap").joinpath(DEFAULT_COMPAT_FILE)
-        return parse_compat(resource.read_text(encoding="utf-8"), f"argmap/{DEFAULT_COMPAT_FILE}")
+    """Load an op_compat file; by default the package's own ``argmap/op_compat.yaml``; a bare
+    file name (``GRAD_COMPAT_FILE``) names another table of the package."""
+    if path is None or path == GRAD_COMPAT_FILE:
+        name = path or DEFAULT_COMPAT_FILE
+        resource = resources.files("argmap").joinpath(name)
+        return parse_compat(resource.read_text(encoding="utf-8"), f"argmap/{name}")
     path = Path(path)
     return parse_compat(path.read_text(encoding="utf-8"), str(path))
 

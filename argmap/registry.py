@@ -27,11 +27,12 @@ from typing import Any
 from attrs import field, frozen
 
 import opmakers
-from argmap.compat import CompatEntry, load_compat
+from argmap.compat import GRAD_COMPAT_FILE, CompatEntry, load_compat
 from argmap.context import ArgumentMappingContext
 from argmap.default import default_signature
 from argmap.signature import KernelSignature
 from opmakers import OpProto
+from opmakers.grad import grad_op_proto, is_grad_op_type
 from phi.core.errors import AlreadyExists, NotFound
 
 __all__ = [
@@ -229,6 +230,13 @@ class MappingFamily:
         return f"MappingFamily({self.name!r}, {len(self._infos)} ops)"
 
 
+def _proto_or_grad_proto(op_type: str) -> OpProto:
+    """The OpProto of a legacy op, or the slots-only proto of a grad op type."""
+    if not opmakers.has_op(op_type) and is_grad_op_type(op_type):
+        return grad_op_proto(op_type)
+    return opmakers.get_op_proto(op_type)
+
+
 class ArgMappingRegistry:
     """op type -> how to build its KernelSignature (Paddle's ``OpUtilsMap`` and default map).
 
@@ -245,7 +253,7 @@ class ArgMappingRegistry:
         base_kernel_names: Mapping[str, str] = BASE_KERNEL_NAMES,
         deprecated: Iterable[str] = DEPRECATED_OP_NAMES,
         kernelless: Mapping[str, str] = KERNELLESS_OPS,
-        proto_of: Callable[[str], OpProto] = opmakers.get_op_proto,
+        proto_of: Callable[[str], OpProto] | None = None,
         op_types_with_proto: Callable[[], Iterable[str]] = opmakers.all_op_types,
     ) -> None:
         self._fns: dict[str, MappingInfo] = {}
@@ -254,7 +262,7 @@ class ArgMappingRegistry:
         self._fluid_names = {v: k for k, v in self._base_names.items()}
         self._deprecated = frozenset(deprecated)
         self._kernelless = dict(kernelless)
-        self._proto_of = proto_of
+        self._proto_of = proto_of or _proto_or_grad_proto
         self._op_types_with_proto = op_types_with_proto
         self._defaults: dict[str, KernelSignature] = {}
         for entry in compat:
@@ -360,7 +368,10 @@ class ArgMappingRegistry:
         entry = self._compat.get(op_type)
         if entry is not None:
             return entry.signature(ctx)
-        # 4. default signature from the OpProto
+        # 4. default signature from the OpProto (grad ops have none: Paddle maps each one)
+        if is_grad_op_type(op_type) and not opmakers.has_op(op_type):
+            raise NotFound(f"Operator `{op_type}` (a grad op) has no declared mapping "
+                           "(argmap/grad_compat.yaml) and no mapping function.")
         try:
             return self.default_signature(op_type)
         except NotFound:
@@ -416,14 +427,16 @@ _DEFAULT_LOCK = threading.Lock()
 
 
 def default_registry() -> ArgMappingRegistry:
-    """The process-wide registry: ``argmap/op_compat.yaml`` + ``argmap.irregular.FAMILIES``."""
+    """The process-wide registry: ``argmap/op_compat.yaml``, ``argmap/grad_compat.yaml`` (grad
+    ops) and ``argmap.irregular.FAMILIES``."""
     if not _DEFAULT:
         with _DEFAULT_LOCK:  # built once, whichever thread asks first
             if not _DEFAULT:
                 # irregular modules import this module (MappingFamily), so imported here
                 from argmap.irregular import FAMILIES
 
-                _DEFAULT.append(ArgMappingRegistry(compat=load_compat(), families=FAMILIES))
+                compat = load_compat() + load_compat(GRAD_COMPAT_FILE)
+                _DEFAULT.append(ArgMappingRegistry(compat=compat, families=FAMILIES))
     return _DEFAULT[0]
 
 

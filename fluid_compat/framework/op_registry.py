@@ -15,6 +15,7 @@ import attrs
 
 import opmakers
 from opmakers import OpProto, check_attrs
+from opmakers.grad import grad_op_proto, is_grad_op_type
 from phi.core.errors import InvalidArgument, NotFound
 
 __all__ = ["OpHooks", "OpInfo", "create_op", "get_op_info", "op_hooks", "registered_op_types"]
@@ -63,6 +64,7 @@ class OpInfo:
     input_slots: frozenset[str]
     output_slots: frozenset[str]
     required_inputs: tuple[str, ...]
+    is_grad: bool = False  # a grad op type: no OpProto in Paddle, attributes not checked
 
     @property
     def operator_class(self) -> type:
@@ -80,6 +82,8 @@ def get_op_info(op_type: str) -> OpInfo:
     if info is not None:
         return info
     if not opmakers.has_op(op_type):
+        if is_grad_op_type(op_type):
+            return _grad_op_info(op_type)
         close = difflib.get_close_matches(op_type, opmakers.all_op_types(), n=3)
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         raise NotFound(f"Operator `{op_type}` is not registered.{hint}")
@@ -93,6 +97,23 @@ def get_op_info(op_type: str) -> OpInfo:
         input_slots=frozenset(v.name for v in proto.inputs),
         output_slots=frozenset(v.name for v in proto.outputs),
         required_inputs=tuple(v.name for v in proto.inputs if not v.dispensable and not v.extra),
+    )
+    _INFOS[op_type] = info
+    return info
+
+
+def _grad_op_info(op_type: str) -> OpInfo:
+    _ensure_operators_loaded()
+    proto = grad_op_proto(op_type)
+    info = OpInfo(
+        type=op_type,
+        proto=proto,
+        runtime_attrs=(),
+        hooks=_HOOKS.get(op_type, OpHooks()),
+        input_slots=frozenset(v.name for v in proto.inputs),
+        output_slots=frozenset(v.name for v in proto.outputs),
+        required_inputs=(),
+        is_grad=True,
     )
     _INFOS[op_type] = info
     return info
@@ -136,7 +157,7 @@ def create_op(
             )
     filled = (
         dict(attrs_ or {})
-        if checked
+        if checked or info.is_grad
         else check_attrs(info.proto, dict(attrs_ or {}), info.runtime_attrs)
     )
     cls = info.operator_class

@@ -123,6 +123,11 @@ class OperatorWithKernel(OperatorBase):
         hook = self.info.hooks.get_expected_kernel_type
         if hook is not None:
             return hook(self, ctx)
+        if self.info.is_grad:  # generated grad ops: `data_type : out_grad` (backward.yaml)
+            for slot in self._slots:
+                if slot.endswith("@GRAD") and any(ctx.inputs.get(slot) or ()):
+                    return OpKernelType(expected_kernel.indicate_var_data_type(self, ctx, slot),
+                                        ctx.place)
         return OpKernelType(expected_kernel.indicate_data_type(self, ctx), ctx.place)
 
     def get_kernel_type_for_var(self, slot: str, tensor: DenseTensor,

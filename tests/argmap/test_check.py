@@ -15,7 +15,7 @@ from argmap import (
     main_argmap_check,
     parse_compat,
 )
-from argmap.check import TENSOR_KINDS, EnumeratingContext, signature_problems
+from argmap.check import is_pending_grad, TENSOR_KINDS, EnumeratingContext, signature_problems
 from argmap.registry import default_registry
 from opmakers import AttrType, OpMaker, OpProto
 from phi.common.int_array import IntArray
@@ -270,6 +270,8 @@ def test_real_signature_matches_its_phi_kernel(op: str, sig: KernelSignature) ->
     factory = kernel_factory()
     if registry.how_mapped(op) == "default" and not factory.has_kernel(sig.name):
         pytest.skip(f"{op} has only a default signature and no phi kernel {sig.name}: fluid only")
+    if is_pending_grad(op, sig.name, factory):
+        pytest.skip(f"grad kernel {sig.name} not written yet (test_grad_cases.NOT_YET)")
     entry = registry.compat_entry(op)
     kinds = {t.attr: t.kind for t in entry.tensor_attrs} if entry is not None else {}
     import opmakers

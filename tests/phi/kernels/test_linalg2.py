@@ -120,7 +120,7 @@ def test_compile_time_dims():
 def _complex_cases():
     import tools.fixtures.cases.linalg2 as cases
 
-    from tests.fluid_compat.operators import test_corpus_cases as tc
+    from tests.fluid_compat.operators import corpus_cases as tc
 
     names = set(tc.OK_CASES) if hasattr(tc, "OK_CASES") else set()
     return [c["name"] for c in cases.CASES if c["name"] in names and not c.get("expected_error")]
@@ -129,7 +129,7 @@ def _complex_cases():
 @pytest.mark.parametrize("name", _complex_cases())
 def test_complex_outputs_match_paddle_imaginary_parts_too(name):
     """test_corpus_cases compares complex outputs through float64 (real parts): compare both."""
-    from tests.fluid_compat.operators import test_corpus_cases as tc
+    from tests.fluid_compat.operators import corpus_cases as tc
 
     case, arrays = tc.load_case(name)
     result, _ = tc.run_op_with_operator(case["op_type"], tc.case_inputs(case, arrays),
