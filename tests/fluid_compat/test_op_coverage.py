@@ -34,7 +34,7 @@ RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 NOT_YET: frozenset[str] = frozenset()
 
 NOT_YET_12 = frozenset({
-    "beam_search_decode", "pyramid_hash",
+    "pyramid_hash",
 })
 
 def _statuses(families=FAMILIES) -> dict[str, str]:

@@ -30,3 +30,4 @@ from fluid_compat.operators.fluid_kernels import sequence2  # noqa: F401 - ctc_a
 from fluid_compat.operators.fluid_kernels import detection2  # noqa: F401 - deformable_psroi_pooling
 from fluid_compat.operators.fluid_kernels import det1  # noqa: F401 - locality_aware_nms
 from fluid_compat.operators.fluid_kernels import proposal_labels  # noqa: F401 - generate_proposal_labels
+from fluid_compat.operators.fluid_kernels import beam_decode  # noqa: F401 - beam_search_decode
