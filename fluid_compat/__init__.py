@@ -9,19 +9,21 @@
 from __future__ import annotations
 
 from fluid_compat.executor import Executor, FeedError, Program, RunStats, global_scope
-from fluid_compat.framework.scope import lod_tensor
+from fluid_compat.framework.scope import LoDTensorArray, lod_tensor, lod_tensor_array
 from fluid_compat.imperative import legacy_ops, run_op, run_op_tensors
 from fluid_compat.io import load_inference_model, save_inference_model
 
 __all__ = [
     "Executor",
     "FeedError",
+    "LoDTensorArray",
     "Program",
     "RunStats",
     "global_scope",
     "legacy_ops",
     "load_inference_model",
     "lod_tensor",
+    "lod_tensor_array",
     "run_op",
     "run_op_tensors",
     "save_inference_model",

@@ -34,7 +34,13 @@ from phi.core.tensor import DenseTensor
 from phi.flags import FLAGS
 
 from fluid_compat.framework import ProgramDesc, VarType
-from fluid_compat.framework.scope import Scope, Variable, as_host_tensor
+from fluid_compat.framework.scope import (
+    LoDTensorArray,
+    Scope,
+    Variable,
+    as_host_tensor,
+    lod_tensor_array,
+)
 from fluid_compat.operators.build import make_operator
 from fluid_compat.operators.fusion import ConvEpilogueStep, find_conv_epilogues
 from fluid_compat.operators.runner import BoundRunner
@@ -273,7 +279,7 @@ class Executor:
         feed_names = self._check_feed_names(block, targets, feed)
         fetch_names = self._fetch_names(program, fetch_list)
         tensors = {name: self._feed_tensor(block, name, value) for name, value in feed.items()}
-        signature = tuple((n, t.dtype, len(t.dims), t.place) for n, t in sorted(tensors.items()))
+        signature = tuple((n, *_feed_signature(t)) for n, t in sorted(tensors.items()))
         key = (id(program), id(scope), signature, tuple(fetch_names))
         pool = self._pools.get(key)
         if pool is None or pool.generation != program._generation:
@@ -368,9 +374,12 @@ class Executor:
         return names
 
     @staticmethod
-    def _feed_tensor(block, name: str, value) -> DenseTensor:
-        t = as_host_tensor(value, f"feed `{name}`", FeedError)
+    def _feed_tensor(block, name: str, value) -> DenseTensor | LoDTensorArray:
         desc = block.find_var(name)
+        if desc is not None and desc.type is VarType.LOD_TENSOR_ARRAY:
+            # a tensor array variable: a list of (array, lod) pairs / tensors, one per step
+            return lod_tensor_array(value, f"feed `{name}`", FeedError)
+        t = as_host_tensor(value, f"feed `{name}`", FeedError)
         if desc is None or desc.dtype is None:
             return t
         if desc.dtype is DataType.BFLOAT16 and t.dtype is DataType.UINT16:
@@ -388,6 +397,14 @@ class Executor:
                 raise FeedError(f"feed `{name}` has shape {list(dims)}, the program expects "
                                 f"{list(shape)} (-1: any size).")
         return t
+
+
+def _feed_signature(t: DenseTensor | LoDTensorArray) -> tuple:
+    """What a plan depends on in a feed: dtype, rank and place (a tensor array: its length
+    and its steps' ones)."""
+    if isinstance(t, LoDTensorArray):
+        return ("array", tuple(_feed_signature(s) for s in t))
+    return t.dtype, len(t.dims), t.place
 
 
 def _stats(plan: _Plan) -> RunStats:

@@ -2,8 +2,9 @@
 
 A Scope maps names to Variables and has a parent; lookups walk up the chain (``find_var``), and
 kids are made with ``new_scope`` (the transfer scope of data preparation is such a kid).  A
-Variable holds one value: a DenseTensor for LOD_TENSOR variables, a list for feed/fetch lists and
-tensor arrays, a Scope list for step scopes.
+Variable holds one value: a DenseTensor for LOD_TENSOR variables, a LoDTensorArray (a list of
+DenseTensors) for LOD_TENSOR_ARRAY variables, a list for feed/fetch lists, a Scope list for step
+scopes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from phi.core.errors import InvalidArgument, NotFound, PhiError
 from phi.core.lod import check_lod, from_lengths, normalize
 from phi.core.tensor import DenseTensor
 
-__all__ = ["Scope", "Variable", "as_host_tensor", "is_lod_pair", "lod_tensor"]
+__all__ = ["LoDTensorArray", "Scope", "Variable", "as_host_tensor", "is_lod_pair", "lod_tensor",
+           "lod_tensor_array"]
 
 
 class Variable:
@@ -169,3 +171,23 @@ def lod_tensor(array, lod=None, *, recursive_seq_lens=None) -> DenseTensor:
     if recursive_seq_lens is not None:
         lod = from_lengths(recursive_seq_lens)
     return as_host_tensor((np.asarray(array), list(lod)), "lod_tensor")
+
+
+class LoDTensorArray(list):
+    """The value of a LOD_TENSOR_ARRAY variable (Paddle's LoDTensorArray): a list of
+    DenseTensors, each with its own LoD (one per step of a decoder, for instance)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"LoDTensorArray({list.__repr__(self)})"
+
+
+def lod_tensor_array(items, what: str = "lod_tensor_array",
+                     error: type[PhiError] = InvalidArgument) -> LoDTensorArray:
+    """A LoDTensorArray of ``items``: DenseTensors, arrays or ``(array, lod)`` pairs, each
+    checked as a feed is; ``error`` naming ``what`` when ``items`` is no list of them."""
+    if not isinstance(items, (list, tuple)) or is_lod_pair(items):
+        raise error(f"{what} must be a list of tensors or (array, lod) pairs for a "
+                    f"LoDTensorArray, got {type(items).__name__}.")
+    return LoDTensorArray(as_host_tensor(v, f"{what}[{i}]", error) for i, v in enumerate(items))

@@ -15,7 +15,13 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from fluid_compat.framework.op_registry import create_op, get_op_info
-from fluid_compat.framework.scope import Scope, as_host_tensor, is_lod_pair
+from fluid_compat.framework.scope import (
+    LoDTensorArray,
+    Scope,
+    as_host_tensor,
+    is_lod_pair,
+    lod_tensor_array,
+)
 from phi.common.place import Place, to_place
 from phi.core.errors import InvalidArgument
 from phi.core.tensor import DenseTensor
@@ -24,7 +30,8 @@ __all__ = ["LegacyOps", "legacy_ops", "run_op", "run_op_tensors", "run_op_with_o
 
 
 def _as_list(slot: str, value) -> list:
-    if isinstance(value, (list, tuple)) and not is_lod_pair(value):
+    if isinstance(value, (list, tuple)) and not is_lod_pair(value) and not isinstance(
+            value, LoDTensorArray):  # a LoDTensorArray is one variable's value
         return list(value)
     return [value]
 
@@ -33,9 +40,11 @@ def run_op(op_type: str, inputs: Mapping[str, object], attrs: Mapping[str, objec
            place: str | Place = "cpu") -> dict[str, list[np.ndarray]]:
     """Run one legacy op; returns every output slot that holds data, as numpy arrays.
 
-    An input is an array, a list of arrays (duplicable slot), a DenseTensor, or ``(array,
-    lod)`` for a LoDTensor (``lod``: offsets per level); ``run_op_tensors`` returns the outputs
-    as DenseTensors, with their LoD."""
+    An input is an array, a list of arrays (duplicable slot), a DenseTensor, ``(array,
+    lod)`` for a LoDTensor (``lod``: offsets per level), or a LoDTensorArray
+    (``lod_tensor_array([(array, lod), ...])``) for a slot Paddle feeds a tensor array
+    (beam_search_decode's Ids); ``run_op_tensors`` returns the outputs as DenseTensors, with
+    their LoD."""
     return run_op_with_operator(op_type, inputs, attrs, place)[0]
 
 
@@ -65,8 +74,10 @@ def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
             if arr is None:
                 continue
             name = f"{slot}@{i}"
-            tensor = as_host_tensor(arr, f"Operator `{op_type}`: input `{slot}`[{i}]")
-            scope.var(name).value = tensor
+            what = f"Operator `{op_type}`: input `{slot}`[{i}]"
+            scope.var(name).value = (lod_tensor_array(arr, what)
+                                     if isinstance(arr, LoDTensorArray)
+                                     else as_host_tensor(arr, what))
             names.append(name)
         in_names[slot] = names
     counts = {}

@@ -38,6 +38,15 @@ def _note(ctx, text: str) -> None:
         notes.append(text)
 
 
+def _as_tensor(value):
+    """A DenseTensor input as is; a LoDTensorArray by its last initialized step (Paddle's
+    ParseInputDataType)."""
+    if isinstance(value, list):
+        steps = [t for t in value if isinstance(t, DenseTensor) and t.data is not None]
+        return steps[-1] if steps else None
+    return value
+
+
 def indicate_data_type(op, ctx) -> DataType:
     """Paddle's IndicateDataType: slots in sorted order, the last initialized one wins."""
     found = DataType.UNDEFINED
@@ -45,7 +54,7 @@ def indicate_data_type(op, ctx) -> DataType:
     for slot in sorted(ctx.inputs):
         values = ctx.inputs[slot]
         if len(values) == 1:
-            t = values[0]
+            t = _as_tensor(values[0])
             if isinstance(t, DenseTensor) and t.data is not None:
                 found, source = t.dtype, slot
         elif len(values) > 1:
@@ -74,7 +83,7 @@ def indicate_var_data_type(op, ctx, slot: str) -> DataType:
     """Paddle's IndicateVarDataType: the dtype of one slot (all its tensors must agree)."""
     values = ctx.inputs.get(slot, ())
     found = None
-    for t in values:
+    for t in map(_as_tensor, values):
         if isinstance(t, DenseTensor) and t.data is not None:
             if found is not None and t.dtype != found:
                 raise InvalidArgument(

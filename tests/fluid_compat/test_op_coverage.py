@@ -33,9 +33,8 @@ RUNS = frozenset({"both", "phi-only", "fluid-only", "operator", "unavailable"})
 
 NOT_YET: frozenset[str] = frozenset()
 
-NOT_YET_12 = frozenset({
-    "beam_search_decode", "generate_proposal_labels", "pyramid_hash",
-})
+NOT_YET_12: frozenset[str] = frozenset()
+
 
 def _statuses(families=FAMILIES) -> dict[str, str]:
     ops = [op for op, v in CPU_OPS.items() if v["group"] in families]

@@ -29,3 +29,6 @@ from fluid_compat.operators.fluid_kernels import mask_labels  # noqa: F401 - gen
 from fluid_compat.operators.fluid_kernels import sequence2  # noqa: F401 - ctc_align, row_conv, ...
 from fluid_compat.operators.fluid_kernels import detection2  # noqa: F401 - deformable_psroi_pooling
 from fluid_compat.operators.fluid_kernels import det1  # noqa: F401 - locality_aware_nms
+from fluid_compat.operators.fluid_kernels import proposal_labels  # noqa: F401 - generate_proposal_labels
+from fluid_compat.operators.fluid_kernels import beam_decode  # noqa: F401 - beam_search_decode
+from fluid_compat.operators.fluid_kernels import pyramid_hash  # noqa: F401 - pyramid_hash

@@ -108,11 +108,20 @@ def _with_lod(a: np.ndarray, lod):
     return t
 
 
+def _tensor_array(arrays: dict, item: dict):
+    """A LoDTensorArray input: its recorded steps, each with its LoD."""
+    from fluid_compat import lod_tensor_array
+
+    return lod_tensor_array([(arrays[st["npz_key"]], st.get("lod") or [])
+                             for st in item["steps"]])
+
+
 def case_inputs(case: dict, arrays: dict) -> dict[str, list[np.ndarray]]:
     inputs: dict[str, list] = {}
     for slot, items in case["inputs"].items():
         # Paddle has no uint16 tensors: a uint16 feed is bfloat16 storage (paddle.static.data)
-        inputs[slot] = [_with_lod(_bf16_view(arrays[i["npz_key"]]), i.get("lod"))
+        inputs[slot] = [_tensor_array(arrays, i) if i.get("tensor_array") else
+                        _with_lod(_bf16_view(arrays[i["npz_key"]]), i.get("lod"))
                         for i in items]
     return inputs
 
