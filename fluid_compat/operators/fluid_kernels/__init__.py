@@ -29,3 +29,4 @@ from fluid_compat.operators.fluid_kernels import mask_labels  # noqa: F401 - gen
 from fluid_compat.operators.fluid_kernels import sequence2  # noqa: F401 - ctc_align, row_conv, ...
 from fluid_compat.operators.fluid_kernels import detection2  # noqa: F401 - deformable_psroi_pooling
 from fluid_compat.operators.fluid_kernels import det1  # noqa: F401 - locality_aware_nms
+from fluid_compat.operators.fluid_kernels import optimizers2  # noqa: F401 - dpsgd, dgc_*
