@@ -129,7 +129,9 @@ def _sparse_axis(ctx) -> int:
 class SparseMomentumKernel(FluidKernel):
     """momentum on a [rows, cols] Param whose gradient comes as rows (axis 0) or columns
     (axis 1) of Grad for the positions in Index: a position's gradient is the sum, times
-    rescale_grad, of Grad's slices whose Index equals it (in Index order), 0 elsewhere."""
+    rescale_grad, of Grad's slices whose Index equals it (in Index order), 0 elsewhere; an
+    Index outside Param matches no position (Paddle's binary search skips it).  With
+    multi_precision the master copy is the parameter updated (and MasterParamOut written)."""
 
     def compute(self, ctx) -> None:
         p, g, v = (ctx.input_array(s) for s in ("Param", "Grad", "Velocity"))
@@ -146,25 +148,36 @@ class SparseMomentumKernel(FluidKernel):
             if arr.ndim != 2:
                 raise InvalidArgument(f"sparse_momentum: The {slot}'s rank of "
                                       f"sparse_momentum_op must be 2 now, got {arr.ndim}.")
-        t = p.dtype.type
+        master = None
+        if ctx.attr("multi_precision"):
+            if ctx.input("MasterParam") is None:
+                raise InvalidArgument("sparse_momentum: The Input(MasterParam) and "
+                                      "Output(MasterParamOut) should not be null when the attr "
+                                      "`multi_precision` is true")
+            master = ctx.input_array("MasterParam")
         idx = index.reshape(-1).astype(np.int64)
-        if idx.size != g.shape[axis]:
-            raise InvalidArgument(f"sparse_momentum: Input(Grad) must have {idx.size} slices "
-                                  f"on axis {axis} (one per Index), got {list(g.shape)}.")
-        if idx.size and (idx.min() < 0 or idx.max() >= p.shape[axis]):
-            raise InvalidArgument(f"sparse_momentum: Index values must be in [0, "
-                                  f"{p.shape[axis]}), got {idx.tolist()}.")
+        if idx.size > g.shape[axis] or g.shape[1 - axis] != p.shape[1 - axis]:
+            raise InvalidArgument(f"sparse_momentum: Input(Grad) must hold one slice on axis "
+                                  f"{axis} per Index ({idx.size}) and Param's other dim, got "
+                                  f"Grad {list(g.shape)}, Param {list(p.shape)}.")
+        param = p if master is None else master
+        t = param.dtype.type
         rescale = t(np.float32(ctx.attr("rescale_grad")))
-        dense = np.zeros(p.shape, p.dtype)
+        dense = np.zeros(param.shape, param.dtype)
         for k in np.argsort(idx, kind="stable"):  # Paddle sums in sorted-Index order
+            if not 0 <= idx[k] < p.shape[axis]:
+                continue
             if axis == 0:
                 dense[idx[k]] += g[k] * rescale
             else:
                 dense[:, idx[k]] += g[:, k] * rescale
         mu = t(np.float32(ctx.attr("mu")))
         if ctx.attr("regularization_method") == "l2_decay":
-            dense = dense + t(np.float32(ctx.attr("regularization_coeff"))) * p
+            dense = dense + t(np.float32(ctx.attr("regularization_coeff"))) * param
         v_out = v * mu + dense
         step = dense + v_out * mu if ctx.attr("use_nesterov") else v_out
-        ctx.set_output("ParamOut", (p - step * _lr(ctx, p.dtype)).astype(p.dtype))
-        ctx.set_output("VelocityOut", v_out.astype(p.dtype))
+        new = (param - step * _lr(ctx, param.dtype)).astype(param.dtype)
+        ctx.set_output("ParamOut", new.astype(p.dtype))
+        ctx.set_output("VelocityOut", v_out.astype(param.dtype))
+        if master is not None and ctx.has_output("MasterParamOut"):
+            ctx.set_output("MasterParamOut", new)
