@@ -39,6 +39,10 @@ def dgc_momentum(ctx, param: Tensor, grad: Tensor, velocity: Tensor, learning_ra
     # the momentum / sgd step below reads the gradient already divided by nranks
     lr = _lr(learning_rate, param.dtype)
     if int(_s(current_step, np.float32, "current_step")) < int(rampup_begin_step):
+        if multi_precision:  # Paddle hands the momentum kernel no master copy
+            raise InvalidArgument("dgc_momentum: The Input(MasterParam) and "
+                                  "Output(MasterParamOut) should not be null when the attr "
+                                  "`multi_precision` is true")
         p_out, v_out = _momentum_step(param, grad_out, velocity, lr, mu, use_nesterov,
                                       regularization_method, regularization_coeff, rescale_grad)
         return p_out, v_out, None, grad_out
