@@ -6,6 +6,7 @@ the counter carried by the scope, and every step's LR values match Paddle's."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -37,10 +38,24 @@ def _run_steps(exe: Executor, scope: Scope, program, fetches) -> int:
     return n
 
 
+def _checker():
+    """tools/fixtures/check_with_project.py (dev tool, no paddle): Paddle's recorded kernel
+    choices are read there once."""
+    path = Path(__file__).resolve().parents[2] / "tools" / "fixtures" / "check_with_project.py"
+    spec = importlib.util.spec_from_file_location("check_with_project", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_lr_scheduler_steps_match_paddle():
-    scope = Scope()
+    scope, exe = Scope(), Executor()
     program, _, fetches = load_inference_model(MODEL / "inference", scope=scope)
-    assert _run_steps(Executor(), scope, program, fetches) == 10
+    assert _run_steps(exe, scope, program, fetches) == 10
+    # block 0's kernel decisions are among those Paddle's trace recorded
+    meta = json.loads((MODEL / "meta.json").read_text())
+    checked, bad = _checker().check_choices(exe._last_plan.ops, meta)
+    assert checked > 50 and not bad, bad
 
 
 def test_the_counter_lives_in_the_scope():
