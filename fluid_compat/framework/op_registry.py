@@ -33,6 +33,8 @@ class OpHooks:
     output_counts: Callable | None = None  # (attrs, inputs) -> {slot: n} for duplicable outputs
     # output slot -> input slot (ShareLoD), or (input slot, SAME_DIM0): only while dim 0 stays
     share_lod: Mapping[str, str | tuple] = attrs.Factory(dict)
+    # non-dispensable input slots Paddle's op runs with empty (no check at op creation)
+    may_be_empty: frozenset | None = None
 
 
 _HOOKS: dict[str, OpHooks] = {}
@@ -89,14 +91,16 @@ def get_op_info(op_type: str) -> OpInfo:
         raise NotFound(f"Operator `{op_type}` is not registered.{hint}")
     _ensure_operators_loaded()
     proto = opmakers.get_op_proto(op_type)
+    hooks = _HOOKS.get(op_type, OpHooks())
     info = OpInfo(
         type=op_type,
         proto=proto,
         runtime_attrs=tuple(opmakers.get_runtime_attrs(op_type)),
-        hooks=_HOOKS.get(op_type, OpHooks()),
+        hooks=hooks,
         input_slots=frozenset(v.name for v in proto.inputs),
         output_slots=frozenset(v.name for v in proto.outputs),
-        required_inputs=tuple(v.name for v in proto.inputs if not v.dispensable and not v.extra),
+        required_inputs=tuple(v.name for v in proto.inputs if not v.dispensable and not v.extra
+                              and v.name not in (hooks.may_be_empty or ())),
     )
     _INFOS[op_type] = info
     return info

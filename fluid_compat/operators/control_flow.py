@@ -169,6 +169,7 @@ class AssertOp(OperatorBase):
 
 op_hooks("assert", operator_class=AssertOp)
 op_hooks("while", operator_class=WhileOp)
-op_hooks("conditional_block", operator_class=ConditionalBlockOp)
+# Switch (piecewise_decay) writes its cases with an empty Input: Paddle runs them
+op_hooks("conditional_block", operator_class=ConditionalBlockOp, may_be_empty=frozenset({"Input"}))
 op_hooks("select_input", operator_class=SelectInputOp)
 op_hooks("select_output", operator_class=SelectOutputOp)

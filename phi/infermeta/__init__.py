@@ -336,3 +336,8 @@ from phi.infermeta import detection2 as _detection2  # noqa: E402
 from phi.infermeta.detection2 import *  # noqa: E402,F403 - yolo_loss
 
 __all__ += list(_detection2.__all__)
+
+from phi.infermeta import optimizers2 as _optimizers2  # noqa: E402
+from phi.infermeta.optimizers2 import *  # noqa: E402,F403 - dgc_momentum, merged_adam
+
+__all__ += list(_optimizers2.__all__)
