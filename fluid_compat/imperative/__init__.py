@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from fluid_compat.framework.op_registry import create_op, get_op_info
+from opmakers.grad import EMPTY_VAR_NAME
 from fluid_compat.framework.scope import (
     LoDTensorArray,
     Scope,
@@ -85,7 +86,15 @@ def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
         counts = info.hooks.output_counts(dict(attrs or {}), inputs)
     out_names: dict[str, list[str]] = {}
     wanted_extra = frozenset(extra_outputs)
+    if info.is_grad and isinstance(extra_outputs, Mapping):
+        # a grad op has the output slots its maker gave it (a case's OpDesc): gradients in
+        # the no_grad_set are absent or @EMPTY@
+        out_names = {slot: [EMPTY_VAR_NAME if n == EMPTY_VAR_NAME else f"{slot}@out{i}"
+                            for i, n in enumerate(names)]
+                     for slot, names in extra_outputs.items() if names}
     for var in info.proto.outputs:
+        if info.is_grad and isinstance(extra_outputs, Mapping):
+            break
         if var.extra and var.name not in wanted_extra:
             continue
         shared = info.hooks.inplace.get(var.name)
@@ -103,6 +112,8 @@ def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
         values = []
         for name in names:
             var = scope.find_var(name)
+            if name == EMPTY_VAR_NAME:
+                continue
             if var is None or not isinstance(var.value, DenseTensor) or var.value.data is None:
                 break
             values.append(var.value if tensors else var.value.numpy())

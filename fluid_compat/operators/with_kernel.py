@@ -20,6 +20,8 @@
 
 from __future__ import annotations
 
+from opmakers.grad import EMPTY_VAR_NAME
+
 from collections.abc import Mapping
 
 from fluid_compat.framework.op_kernel_type import OpKernelType
@@ -203,7 +205,7 @@ class OperatorWithKernel(OperatorBase):
         for slot, values in staged.items():
             names = self.outputs.get(slot, ())
             for name, value in zip(names, values, strict=False):
-                if value is None:
+                if value is None or name == EMPTY_VAR_NAME:  # a gradient nobody asked for
                     continue
                 var = scope.find_var(name)  # an output of an enclosing block, or in place
                 if var is None:

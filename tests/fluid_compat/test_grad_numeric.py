@@ -1,0 +1,154 @@
+"""Every grad kernel against numeric gradients, as Paddle's OpTest check_grad does.
+
+For each Paddle-made grad case (tests/fixtures/grad_ops) of a grad op the bridge runs, the
+forward op is run by the bridge in float64 on the forward case's inputs; the loss is
+``sum(out * out_grad)`` over the outputs whose gradients the case feeds (the same seeded output
+gradients Paddle got); central differences of that loss (delta 1e-5, OpTest's float64 setting)
+at a sample of up to 8 elements of every input whose gradient the grad op writes are compared
+with what the bridge's grad op gives for the same float64 inputs.  Points where the one-sided
+differences disagree (kinks, jumps: relu at 0, sign, floor) are left out, as OpTest's authors
+keep their inputs away from them.  This checks the grad kernel
+against the bridge's own forward kernel, which test_corpus_cases checks against Paddle.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from fluid_compat.imperative import run_op_with_operator
+from phi.core.errors import PhiError
+from tests.fluid_compat.operators.corpus_cases import case_attrs, load_case
+from tests.fluid_compat.test_grad_cases import CASES, GRAD_CASES, NOT_YET
+
+DELTA = 1e-5
+SAMPLES = 8
+
+#: forward ops whose loss is not differentiable by central differences at the case's inputs
+#: (random draws, piecewise-constant outputs, index outputs), with the reason
+SKIP = {
+    "dropout": "a random mask (fixed in the grad case, redrawn by every forward run)",
+    "dropout_nd": "a random mask",
+    "rrelu": "random slopes in training",
+    "gumbel_softmax": "random noise",
+    "uniform_random_inplace": "random values",
+    "gaussian_inplace": "random values",
+    "poisson": "random values",
+    "exponential": "random values",
+    "fill_any": "the output does not depend on the input",
+    "fill_any_like": "the output does not depend on the input",
+    "shuffle_batch": "a random permutation",
+    "stright_throuth_estimator": "the gradient is defined to pass through a step",
+}
+
+
+def _forward_case(grad_case: dict) -> tuple[dict, dict]:
+    return load_case(grad_case["grad_of"])
+
+
+def _as64(a: np.ndarray) -> np.ndarray:
+    return a.astype(np.float64) if a.dtype.kind == "f" else a
+
+
+def _wrap(arrays: dict[str, list[np.ndarray]], lods: dict[str, list]) -> dict[str, list]:
+    """Inputs as run_op takes them: the case's LoD inputs as (array, lod) pairs."""
+    return {slot: [(a, lod) if lod else a for a, lod in zip(v, lods[slot], strict=True)]
+            for slot, v in arrays.items()}
+
+
+def _loss(op_type, inputs, attrs, out_grads: dict[str, list[np.ndarray]], outputs) -> float:
+    res, _ = run_op_with_operator(op_type, inputs, attrs, extra_outputs=outputs)
+    total = 0.0
+    for slot, grads in out_grads.items():
+        for got, g in zip(res[slot], grads, strict=True):
+            total += float(np.sum(got.astype(np.float64) * g))
+    return total
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_grad_matches_numeric_gradient(name):
+    case = json.loads((GRAD_CASES / f"{name}.json").read_text())
+    if case["op_type"] in NOT_YET:
+        pytest.skip(f"{case['op_type']} is not written yet")
+    fwd_type = case["grad_maker"]["forward"]["type"]
+    if fwd_type in SKIP:
+        pytest.skip(SKIP[fwd_type])
+    fcase, farrays = _forward_case(case)
+    with np.load(GRAD_CASES / f"{name}.npz") as z:
+        garrays = {k: z[k] for k in z.files}
+    fwd_inputs = {slot: [_as64(farrays[i["npz_key"]]) for i in items]
+                  for slot, items in fcase["inputs"].items()}
+    lods = {slot: [i.get("lod") for i in items] for slot, items in fcase["inputs"].items()}
+    if not any(a.dtype == np.float64 for v in fwd_inputs.values() for a in v):
+        pytest.skip("no float input")
+    attrs = case_attrs(fcase)
+    fwd_outputs = case["grad_maker"]["forward"]["outputs"]
+    try:
+        res, _ = run_op_with_operator(fwd_type, _wrap(fwd_inputs, lods), attrs,
+                                      extra_outputs=fwd_outputs, tensors=True)
+    except PhiError as exc:
+        pytest.skip(f"the forward op has no float64 kernel here: {exc.message[:80]}")
+    # the grad op's inputs by variable name: forward inputs and outputs, output gradients
+    values = {}
+    for slot, items in fcase["inputs"].items():
+        for i, item in zip(range(len(items)), items, strict=True):
+            values[item["var"]] = fwd_inputs[slot][i]
+    for slot, names in fwd_outputs.items():
+        for n, t in zip(names, res.get(slot, ()), strict=False):
+            values[n] = t.numpy()
+            if n + "@GRAD" in {i["var"] for items in case["inputs"].values() for i in items} \
+                    and values[n].dtype.kind == "f" and values[n].dtype != np.float64:
+                pytest.skip(f"the forward output {slot} is {values[n].dtype} (not float64)")
+    out_grads = {}
+    for items in case["inputs"].values():
+        for item in items:
+            if item["var"] not in values:
+                values[item["var"]] = _as64(garrays[item["npz_key"]])
+    for slot, names in fwd_outputs.items():
+        gs = [values.get(n + "@GRAD") for n in names]
+        if gs and all(g is not None for g in gs):
+            out_grads[slot] = gs
+    gop = case["op_desc"]
+    ginputs = {slot: [(values[i["var"]], i["lod"]) if i.get("lod") else values[i["var"]]
+                      for i in items] for slot, items in case["inputs"].items()}
+    analytic, _ = run_op_with_operator(case["op_type"], ginputs, case_attrs(case),
+                                       extra_outputs=gop["outputs"])
+    rng = np.random.default_rng(0)
+    checked = 0
+    in_slot_of = {n: (slot, i) for slot, items in fcase["inputs"].items()
+                  for i, n in enumerate(it["var"] for it in items)}
+    for gslot, names in gop["outputs"].items():
+        for j, gname in enumerate(n for n in names if n != "@EMPTY@"):
+            base = gname[: -len("@GRAD")]
+            if base not in in_slot_of or gslot not in analytic:
+                continue
+            slot, i = in_slot_of[base]
+            x = fwd_inputs[slot][i]
+            if x.dtype != np.float64 or x.size == 0:
+                continue
+            got = analytic[gslot][j]
+            assert got.shape == x.shape, f"{gslot}: {got.shape} vs {x.shape}"
+            idx = rng.choice(x.size, size=min(SAMPLES, x.size), replace=False)
+            for k in idx:
+                if not np.isfinite(x.reshape(-1)[k]):
+                    continue
+                num = []
+                for step in (DELTA, -DELTA, 0, 10 * DELTA, -10 * DELTA):
+                    xs = {s: [a.copy() for a in v] for s, v in fwd_inputs.items()}
+                    xs[slot][i].reshape(-1)[k] += step
+                    num.append(_loss(fwd_type, _wrap(xs, lods), attrs, out_grads,
+                                     fwd_outputs))
+                numeric = (num[0] - num[1]) / (2 * DELTA)
+                right, left = (num[0] - num[2]) / DELTA, (num[2] - num[1]) / DELTA
+                wide = (num[3] - num[4]) / (20 * DELTA)
+                if (abs(right - left) > 1e-3 + 1e-3 * abs(numeric)
+                        or abs(wide - numeric) > 1e-3 + 1e-3 * abs(numeric)):
+                    continue  # a kink or a jump near this point: no derivative to compare
+                analytic_k = float(got.reshape(-1)[k])
+                assert abs(analytic_k - numeric) <= 1e-4 + 1e-4 * abs(numeric), (
+                    f"{gslot}[{k}]: analytic {analytic_k} vs numeric {numeric}")
+                checked += 1
+    if not checked:
+        pytest.skip("no float64 input gradient to check")
