@@ -117,10 +117,11 @@ def mean_all(ctx, x: Tensor) -> Tensor:
     n = int(x.size)
     if dtype is DataType.BFLOAT16:
         # Eigen's MeanReducer in bfloat16 (stateful: no tree): a truncating sum in order, then
-        # one truncating division by the count (Paddle-made cases hb_mean_*bf16)
+        # one truncating division by T(count), the count truncated too (2051 -> 2048:
+        # Paddle-made cases hb_mean_*bf16)
         flat = ctx.astype(xp.reshape(x, (1, -1)), DataType.FLOAT32)
         total = to_half(ctx, half_row_sums(ctx, flat, dtype)[0], dtype)
-        return half_op(ctx, lambda s: s / n, total)
+        return half_op(ctx, lambda s, c: s / c, total, to_half(ctx, xp.asarray(n), dtype))
     with quiet(xp):
         # Eigen reduces phi::dtype::complex (no packet math) one element after another: the
         # sequential sum (numpy's pairwise sum differs in the last bit, and complex cases are
