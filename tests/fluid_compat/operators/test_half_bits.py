@@ -85,7 +85,10 @@ def _half_bit_cases() -> list[str]:
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
-    """Raw bits of a float array with every NaN made one pattern (payloads are not compared)."""
+    """Raw bits of a float array with every NaN made one pattern (payloads are not compared);
+    complex arrays as their real and imaginary parts."""
+    if a.dtype.kind == "c":
+        a = a.view(np.float32 if a.dtype == np.complex64 else np.float64)
     if a.dtype.kind not in "fV" and a.dtype.name != "bfloat16":
         return a
     f = a.astype(np.float64)
