@@ -260,12 +260,15 @@ __all__ += [
 
 
 @register_kernel("elementwise_pow_raw", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",
-                                                                "int64"])
+                                                                "int64", "bfloat16"])
 def elementwise_pow_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
-    """x ** y with legacy axis alignment (integer semantics as ``elementwise_pow``)."""
+    """x ** y with legacy axis alignment (integer semantics as ``elementwise_pow``; bfloat16
+    as ``elementwise_pow_bf16``: Paddle registers it, a legacy pow with an axis runs it)."""
     if not (x.size and y.size):
         _empty_check(x, y)
     a, b = _align(ctx.xp, x, y, axis)
+    if ctx.data_type(x) is DataType.BFLOAT16:
+        return elementwise_pow_bf16(ctx, a, b)
     return elementwise_pow(ctx, a, b)
 
 

@@ -70,6 +70,29 @@ def test_every_half_kernel_of_paddle_is_registered_for_the_same_half_dtypes():
     assert not wrong, f"op: (Paddle's half dtypes, ours): {wrong}"
 
 
+def test_every_phi_kernel_named_as_paddles_has_its_half_dtypes():
+    """Kernel by kernel too (a legacy op can reach several: elementwise_pow with an axis runs
+    elementwise_pow_raw, which Paddle registers for bfloat16)."""
+    if not _PHI.exists():
+        pytest.skip("Paddle corpus phi_kernels.json not available")
+    from phi.common import Backend
+    from phi.core.registry import kernel_factory
+
+    phi_keys = json.loads(_PHI.read_text())["phi_kernels"]
+    prefix = "(CPU, Undefined(AnyLayout), "
+    factory = kernel_factory()
+    wrong = {}
+    for name in factory.names():
+        if name not in phi_keys:
+            continue
+        want = {k[len(prefix):-1] for k in phi_keys[name]["keys"] if k.startswith(prefix)}
+        ours = {str(k.dtype) for k in factory.kernels_of(name)
+                if k.backend == Backend.CPU and str(k.layout) == "Undefined(AnyLayout)"}
+        if want & HALF != ours & HALF:
+            wrong[name] = (sorted(want & HALF), sorted(ours & HALF))
+    assert not wrong, f"kernel: (Paddle's half dtypes, ours): {wrong}"
+
+
 def test_the_exemptions_are_real():
     rows = {r.op_type: r.status for r in collect(list(NO_KERNEL_EXPECTED))}
     assert {op for op, s in rows.items() if s == "operator"} == {"feed", "fetch", "fetch_v2"}
