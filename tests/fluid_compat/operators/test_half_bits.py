@@ -93,6 +93,29 @@ def test_every_phi_kernel_named_as_paddles_has_its_half_dtypes():
     assert not wrong, f"kernel: (Paddle's half dtypes, ours): {wrong}"
 
 
+def test_every_fluid_kernel_of_paddle_has_its_half_dtypes():
+    """Fluid kernels alike (lookup_table v1: Paddle registers bfloat16, a case runs it)."""
+    if not _PHI.exists():
+        pytest.skip("Paddle corpus phi_kernels.json not available")
+    import re
+
+    from fluid_compat.operators.fluid_kernels.registry import fluid_kernels_of
+    from fluid_compat.operators.unavailable import UNAVAILABLE
+
+    names = {"::paddle::platform::float16": "float16", "::paddle::platform::bfloat16": "bfloat16"}
+    wrong = {}
+    for op, keys in json.loads(_PHI.read_text())["op_kernels_fluid"].items():
+        if op in UNAVAILABLE or op.endswith("_grad"):
+            continue
+        want = {names[m.group(1)] for k in keys if "Place(cpu)" in k and "PLAIN" in k
+                for m in [re.search(r"data_type\[([^\]]+)\]", k)] if m and m.group(1) in names}
+        ours = {str(kt.dtype) for kt in fluid_kernels_of(op)
+                if kt.place.device_type == "cpu" and kt.library.value == "PLAIN"} & HALF
+        if want != ours:
+            wrong[op] = (sorted(want), sorted(ours))
+    assert not wrong, f"op: (Paddle's half fluid kernels, ours): {wrong}"
+
+
 def test_the_exemptions_are_real():
     rows = {r.op_type: r.status for r in collect(list(NO_KERNEL_EXPECTED))}
     assert {op for op, s in rows.items() if s == "operator"} == {"feed", "fetch", "fetch_v2"}
