@@ -8,7 +8,8 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.binary2 import cross_axis
-from phi.kernels.funcs import as_array, half_op, quiet
+from phi.kernels.funcs import as_array, half_op, quiet, to_half
+from phi.kernels.reduce import half_row_sums
 
 __all__ = ["addmm", "bmm", "cross", "dist", "dot", "kron", "lerp", "multiplex", "mv", "trace"]
 
@@ -85,7 +86,10 @@ def trace(ctx, x: Tensor, offset: int, axis1: int, axis2: int) -> Tensor:
     a1, a2 = sorted((axis1 % rank, axis2 % rank))
     d = xp.diagonal(x, offset=offset, axis1=a1, axis2=a2)
     if ctx.data_type(x) is DataType.FLOAT16:
-        return half_op(ctx, lambda v: xp.sum(v, axis=-1), d)
+        # Eigen sums the diagonal (a (rest, length) matrix) along its rows in T: each addition
+        # truncated, in order (Paddle-made case hb_trace_f16)
+        rows = ctx.astype(d, DataType.FLOAT32)
+        return to_half(ctx, half_row_sums(ctx, rows, DataType.FLOAT16), DataType.FLOAT16)
     with quiet(xp):
         return as_array(xp, xp.sum(d, axis=-1, dtype=x.dtype))
 

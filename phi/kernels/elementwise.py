@@ -260,12 +260,15 @@ __all__ += [
 
 
 @register_kernel("elementwise_pow_raw", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",
-                                                                "int64"])
+                                                                "int64", "bfloat16"])
 def elementwise_pow_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
-    """x ** y with legacy axis alignment (integer semantics as ``elementwise_pow``)."""
+    """x ** y with legacy axis alignment (integer semantics as ``elementwise_pow``; bfloat16
+    as ``elementwise_pow_bf16``: Paddle registers it, a legacy pow with an axis runs it)."""
     if not (x.size and y.size):
         _empty_check(x, y)
     a, b = _align(ctx.xp, x, y, axis)
+    if ctx.data_type(x) is DataType.BFLOAT16:
+        return elementwise_pow_bf16(ctx, a, b)
     return elementwise_pow(ctx, a, b)
 
 
@@ -283,26 +286,31 @@ def add_n(ctx, inputs: list[Tensor]) -> Tensor:
     """The sum of the tensors, added in order in their dtype; size-0 inputs are skipped (all
     empty: a 0-D zero, as AddNInferMeta shapes it)."""
     xp = ctx.xp
+    with quiet(xp):
+        return as_array(xp, _add_in_order(xp, inputs, lambda a, b: a + b))
+
+
+def _add_in_order(xp, inputs, add):
+    """Paddle's CPU AddNKernel order: x0 + x1 when both hold elements, else a zero tensor
+    plus each input (so a lone -0 comes out +0: Paddle-made case hb_sum_one_f16), then every
+    further non-empty input added in turn."""
     parts = [t for t in inputs if t.size]
     if not parts:
         return xp.zeros((), dtype=inputs[0].dtype)
-    out = xp.asarray(parts[0], copy=True)
-    with quiet(xp):
-        for t in parts[1:]:
-            out = out + t
-    return as_array(xp, out)
+    if len(inputs) >= 2 and inputs[0].size and inputs[1].size:
+        out, rest = add(inputs[0], inputs[1]), parts[2:]
+    else:
+        out, rest = add(xp.zeros_like(parts[0]), parts[0]), parts[1:]
+    for t in rest:
+        out = add(out, t)
+    return out
 
 
 @register_kernel("add_n", ("CPU", "GPU"), dtypes=["float16", "bfloat16"])
 def add_n_bf16(ctx, inputs: list[Tensor]) -> Tensor:
     """The sum in float16 / bfloat16, each addition converted back as Paddle's CPU does."""
-    parts = [t for t in inputs if t.size]
-    if not parts:
-        return ctx.xp.zeros((), dtype=inputs[0].dtype)
-    out = ctx.xp.asarray(parts[0], copy=True)
-    for t in parts[1:]:
-        out = half_op(ctx, lambda a, b: a + b, out, t)
-    return out
+    return _add_in_order(ctx.xp, inputs,
+                         lambda a, b: half_op(ctx, lambda u, v: u + v, a, b))
 
 
 __all__ += ["add_n", "add_n_bf16"]

@@ -23,7 +23,7 @@ from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import half_op, trunc_divide
+from phi.kernels.funcs import half_op, to_float16, trunc_divide
 from phi.kernels.scatter import _back, _host, _reduce_into
 
 __all__ = ["graph_sample_neighbors", "segment_pool", "send_u_recv", "send_ue_recv", "send_uv",
@@ -89,7 +89,9 @@ def segment_pool(ctx, x: Tensor, segment_ids: Tensor, pooltype: str) -> tuple[Te
         if pooltype == "MEAN":
             if ctx.data_type(out) is DataType.FLOAT16:
                 hit = counts > 0
-                div = counts[hit].astype(np.float16).reshape((-1,) + (1,) * (out.ndim - 1))
+                # Eigen's MeanReducer divides by T(count): the count truncated to float16
+                # (2051 -> 2050: Paddle-made case hb_segment_pool_mean_2051_f16)
+                div = to_float16(ctx, counts[hit]).reshape((-1,) + (1,) * (out.ndim - 1))
                 out[hit] = half_op(ctx, np.divide, out[hit], np.broadcast_to(div,
                                                                            out[hit].shape))
             else:

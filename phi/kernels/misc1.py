@@ -73,7 +73,9 @@ def check_numerics(ctx, tensor: Tensor, op_type: str, var_name: str, check_nan_i
         finite = v[~np.isnan(v)]
         vmax = np.max(finite, initial=-np.inf)
         vmin = np.min(finite, initial=np.inf)
-        mean = np.sum(v / mt(v.size)) if v.size else mt(0)
+        # mean += v[i] / numel, one element after another in MT (Paddle-made cases
+        # hb_check_numerics_long_*: numpy's pairwise sum differs in the last bits)
+        mean = np.cumsum(v / mt(v.size), dtype=mt)[-1] if v.size else mt(0)
     if (nan or inf) and check_nan_inf_level == 0:
         raise PreconditionNotMet(
             f"There are NAN or INF (num_nan={nan}, num_inf={inf}, num_zero={zero}) in "

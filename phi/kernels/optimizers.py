@@ -16,6 +16,7 @@ from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Int64, Tensor
 from phi.core.registry import register_kernel
+from phi.kernels.funcs import half_op, to_bfloat16
 
 __all__ = ["adadelta", "adagrad", "adam", "adamax", "adamw", "average_accumulates",
            "check_finite_and_unscale", "clip_by_norm", "decayed_adagrad", "lamb",
@@ -80,10 +81,20 @@ def sgd(ctx, param: Tensor, learning_rate: Tensor, grad: Tensor, master_param: T
         multi_precision: bool) -> tuple[Tensor, Tensor]:
     """param - lr * grad."""
     _same_shape("sgd", param, Grad=grad)
+    if ctx.data_type(param) is DataType.BFLOAT16:
+        return _sgd_bf16(ctx, param, learning_rate, grad)
     p = _master(param, master_param, multi_precision)
-    t = np.float32 if p.dtype.name == "bfloat16" else p.dtype
-    new = (p.astype(t) - _lr(learning_rate, t) * grad.astype(t)).astype(p.dtype)
+    new = (p - _lr(learning_rate, p.dtype) * grad.astype(p.dtype)).astype(p.dtype)
     return _finish(param, new, master_param, multi_precision)
+
+
+def _sgd_bf16(ctx, param, learning_rate, grad):
+    """Paddle's CPU bfloat16 sgd (Paddle-made cases hb_sgd_*bf16): the learning rate as
+    bfloat16, then two bfloat16 operations, param - (lr * grad), each truncated; the master
+    copy is neither read nor written (MasterParamOut stays as it was)."""
+    lr = to_bfloat16(ctx, np.asarray(_lr(learning_rate, np.float32)))
+    step = half_op(ctx, lambda a, b: a * b, lr, grad)
+    return half_op(ctx, lambda a, b: a - b, param, step), None
 
 
 def _momentum_step(p, g, v, lr, mu, use_nesterov, reg_method, reg_coeff, rescale):

@@ -23,7 +23,7 @@ from phi.kernels.funcs import (
     trunc_divide,
 )
 
-__all__ = ["reduce_mean", "reduce_sum"]
+__all__ = ["eigen_tree_sum", "half_row_sums", "reduce_mean", "reduce_sum"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 MEAN_DTYPES = ["float32", "float64", "bool", "int32", "int64", "complex64", "complex128"]
@@ -79,23 +79,67 @@ def reduce_sum(ctx, x: Tensor, axis: IntArray, dtype: DataType, keepdim: bool) -
 
 
 def _half_sum(ctx, x, axes: tuple[int, ...], keepdim: bool, dtype: DataType):
-    """Eigen's sum of half elements: an accumulator of T, each addition computed in float32
-    and converted back (Paddle's truncation), the reduced elements taken in row-major order.
-    Checked bit for bit against the wheel for one reduced axis (first or last, float16 and
-    bfloat16); a sum over every axis of a large tensor follows Eigen's packet order there
-    and may differ from this sequential one in the last bits (docs/design.md)."""
+    """Eigen's sum of half elements as Paddle 2.6.2's CPU runs it (Paddle-made cases
+    hb_reduce_sum_*): an accumulator of T, each addition computed in float32 and truncated
+    back, in Eigen's order.  A full reduction (every axis) halves the flattened tensor down to
+    leaves of at most 1024 elements (Eigen's tree InnerMostDimReducer); a partial one visits
+    the reduced elements of each output with the last reduced axis outermost (Eigen's
+    GenericDimReducer over row-major strides), except above 6 dims, where Paddle first
+    transposes the reduced axes to the end (row-major order)."""
     xp = ctx.xp
+    out_shape = reduce_out_dims(x.shape, axes, keepdim)
+    f32 = ctx.astype(x, DataType.FLOAT32)
+    if len(axes) == x.ndim:
+        total = eigen_tree_sum(ctx, xp.reshape(f32, (-1,)), dtype)
+        return xp.reshape(to_half(ctx, total, dtype), out_shape)
+    axes = sorted(axes)
     keep = [i for i in range(x.ndim) if i not in axes]
-    moved = xp.transpose(x, (*keep, *axes))
-    kept_shape = tuple(x.shape[i] for i in keep)
-    rows = xp.reshape(moved, (prod(kept_shape), prod(x.shape[i] for i in axes)))
-    acc = xp.zeros((rows.shape[0],), dtype=ctx.xp_dtype(DataType.FLOAT32))
+    order = axes if x.ndim > 6 else axes[::-1]
+    rows = xp.reshape(xp.transpose(f32, (*keep, *order)),
+                      (prod(x.shape[i] for i in keep), prod(x.shape[i] for i in axes)))
+    return xp.reshape(to_half(ctx, half_row_sums(ctx, rows, dtype), dtype), out_shape)
+
+
+def half_row_sums(ctx, rows, dtype: DataType):
+    """Sums along the last axis of a float32 matrix of half values, in order, each addition
+    truncated to ``dtype`` (Eigen's scalar reducer on phi's float16 / bfloat16); float32."""
+    xp = ctx.xp
+    acc = xp.zeros(rows.shape[:-1], dtype=ctx.xp_dtype(DataType.FLOAT32))
     with quiet(xp):
-        for j in range(rows.shape[1]):
-            acc = ctx.astype(to_half(ctx, acc + ctx.astype(rows[:, j], DataType.FLOAT32),
-                                     dtype), DataType.FLOAT32)
-    out = to_half(ctx, acc, dtype)
-    return xp.reshape(out, reduce_out_dims(x.shape, axes, keepdim))
+        for j in range(rows.shape[-1]):
+            acc = ctx.astype(to_half(ctx, acc + rows[..., j], dtype), DataType.FLOAT32)
+    return acc
+
+
+def eigen_tree_sum(ctx, flat, dtype: DataType, leaf: int = 1024):
+    """Eigen's full sum of a non-vectorizable type: n > leaf elements split into n // 2 and the
+    rest, each half summed so, the two sums added (truncated); leaves summed in order."""
+    xp = ctx.xp
+    leaves: list[tuple[int, int]] = []
+
+    def split(start: int, n: int) -> None:
+        if n > leaf:
+            split(start, n // 2)
+            split(start + n // 2, n - n // 2)
+        else:
+            leaves.append((start, n))
+
+    split(0, flat.shape[0])
+    # every leaf at once: zero padding at the end adds nothing (the accumulator is never -0)
+    table = xp.zeros((len(leaves), max(n for _, n in leaves)),
+                     dtype=ctx.xp_dtype(DataType.FLOAT32))
+    for i, (start, n) in enumerate(leaves):
+        table[i, :n] = flat[start:start + n]
+    sums = dict(zip((s for s, _ in leaves), half_row_sums(ctx, table, dtype), strict=True))
+
+    def node(start: int, n: int):
+        if n <= leaf:
+            return sums[start]
+        left, right = node(start, n // 2), node(start + n // 2, n - n // 2)
+        with quiet(xp):
+            return ctx.astype(to_half(ctx, xp.asarray(left + right), dtype), DataType.FLOAT32)
+
+    return node(0, flat.shape[0])
 
 
 @register_kernel("sum_raw", ("CPU", "GPU"), dtypes=SUM_DTYPES,

@@ -14,8 +14,9 @@ from phi.core.registry import register_kernel
 from phi.infermeta.reduce_ext import check_kth, median_out_dims
 from phi.infermeta.unary import reduce_axes
 from phi.kernels import stl_sort
-from phi.kernels.funcs import COMPLEX, INTEGERS, as_array, half_op, owned, prod, quiet, trunc_divide
-from phi.kernels.reduce import _half_sum, _nan_skipping, _reduce
+from phi.kernels.funcs import (COMPLEX, INTEGERS, as_array, half_op, owned, prod, quiet, to_half,
+                               trunc_divide)
+from phi.kernels.reduce import _nan_skipping, _reduce, half_row_sums
 from phi.kernels.search import _before, _stable_order, _stl_rows
 
 __all__ = ["amax", "amax_raw", "amin", "amin_raw", "frobenius_norm", "kthvalue", "logsumexp",
@@ -115,9 +116,12 @@ def mean_all(ctx, x: Tensor) -> Tensor:
     dtype = ctx.data_type(x)
     n = int(x.size)
     if dtype is DataType.BFLOAT16:
-        # Eigen's MeanReducer in bfloat16: truncating sum, then one truncating division
-        total = _half_sum(ctx, xp.reshape(x, (-1,)), (0,), False, dtype)
-        return half_op(ctx, lambda s: s / n, total)
+        # Eigen's MeanReducer in bfloat16 (stateful: no tree): a truncating sum in order, then
+        # one truncating division by T(count), the count truncated too (2051 -> 2048:
+        # Paddle-made cases hb_mean_*bf16)
+        flat = ctx.astype(xp.reshape(x, (1, -1)), DataType.FLOAT32)
+        total = to_half(ctx, half_row_sums(ctx, flat, dtype)[0], dtype)
+        return half_op(ctx, lambda s, c: s / c, total, to_half(ctx, xp.asarray(n), dtype))
     with quiet(xp):
         # Eigen reduces phi::dtype::complex (no packet math) one element after another: the
         # sequential sum (numpy's pairwise sum differs in the last bit, and complex cases are

@@ -9,7 +9,7 @@ from phi.core.errors import InvalidArgument
 __all__: list[str] = []
 
 
-@register_fluid_kernel("lookup_table", "CPU", ("float32", "float64"))
+@register_fluid_kernel("lookup_table", "CPU", ("float32", "float64", "int8", "int16", "bfloat16"))
 class LookupTableKernel(FluidKernel):
     """Rows of W picked by Ids (shape [..., 1]); padding_idx rows are zeros."""
 
