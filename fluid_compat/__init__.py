@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from fluid_compat.backward import append_backward
 from fluid_compat.executor import Executor, FeedError, Program, RunStats, global_scope
 from fluid_compat.framework.scope import LoDTensorArray, lod_tensor, lod_tensor_array
 from fluid_compat.imperative import legacy_ops, run_op, run_op_tensors
@@ -18,6 +19,7 @@ __all__ = [
     "FeedError",
     "LoDTensorArray",
     "Program",
+    "append_backward",
     "RunStats",
     "global_scope",
     "legacy_ops",
