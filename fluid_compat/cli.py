@@ -3,6 +3,8 @@
     fluid-compat --version
     fluid-compat run (MODEL_PREFIX | --example) [--feed NAME=FILE.npy ...] [--place P] [--out DIR]
                      [--pin OP=SIDE ...] [--shadow]
+    fluid-compat train (MAIN.pdmodel | --example) [--startup S.pdmodel] [--feeds F.npz]
+                       [--steps N] [--save STATE.npz]   a training program, loss per step
     fluid-compat ops [OP ...] [--all] [--format table|json|markdown]   migration status per op
     fluid-compat compare (MODEL_PREFIX | --op TYPE --case FILE) [--format table|json]
                                                         fluid vs phi, op by op, on real inputs
@@ -117,6 +119,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return main_run(args)
 
 
+def _cmd_train(args: argparse.Namespace) -> int:
+    from fluid_compat.tools.train import main_train
+
+    return main_train(args)
+
+
 def _cmd_ops(args: argparse.Namespace) -> int:
     from fluid_compat.tools.ops_status import main_ops
 
@@ -149,6 +157,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arguments(p)
     p.set_defaults(func=_cmd_run)
+    p = sub.add_parser("train", help="run a legacy training program for N steps, printing "
+                                     "the loss of each step")
+    from fluid_compat.tools.train import add_arguments as add_train_arguments
+
+    add_train_arguments(p)
+    p.set_defaults(func=_cmd_train)
     p = sub.add_parser("kernels", help="list the phi kernel registry (names and keys)")
     p.add_argument("name", nargs="?", help="one kernel: every key and its argument definition")
     p.add_argument("--format", choices=("text", "json"), default="text")
