@@ -40,6 +40,7 @@ __all__ = [
     "GradOpDesc",
     "grad_op_descs",
     "grad_op_proto",
+    "grad_op_types",
     "grad_var_name",
     "has_grad_maker",
     "is_grad_op_type",
@@ -131,6 +132,13 @@ def grad_op_descs(op_type: str, inputs: Mapping[str, Iterable[str]],
         a.update(spec["set"])
         descs.append(GradOpDesc(spec["type"], ins, outs, a))
     return descs
+
+
+def grad_op_types(op_type: str) -> list[str]:
+    """The grad op types ``op_type``'s maker emits (default attributes; [] for none)."""
+    if op_type == "sum":
+        return ["scale"]
+    return list(dict.fromkeys(spec["type"] for spec in _makers().get(op_type) or ()))
 
 
 @functools.cache

@@ -51,6 +51,7 @@ class OpStatus:
     fluid_groups: dict  # "place library[ layout]" -> [dtype, ...]
     argmap_problems: tuple[str, ...]
     note: str = ""
+    grad: str = "-"  # "relu_grad: phi", "matmul_grad: fluid", "... missing"; "-": no grad op
 
     @property
     def argmap_result(self) -> str:
@@ -107,6 +108,7 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
     ``include_paddle`` every op type of Paddle 2.6.2), sorted by name."""
     import opmakers
     from argmap import default_registry
+    from opmakers.grad import is_grad_op_type
     from argmap.check import SUPPORTED_KINDS, argmap_check, enumerate_mappings
     from phi.core.errors import NotFound
     from phi.core.registry import kernel_factory
@@ -118,7 +120,9 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
     registry = default_registry()
     factory = kernel_factory()
     if op_types is None:
-        names = set(opmakers.all_op_types()) | set(registry.mapped_op_types())
+        # grad op types are shown in their forward op's `grad` column, not as rows
+        names = set(opmakers.all_op_types()) | {
+            n for n in registry.mapped_op_types() if opmakers.has_op(n) or not is_grad_op_type(n)}
         if include_paddle:
             names |= set(paddle_op_types(protos))
     else:
@@ -170,11 +174,35 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
         else:
             status = "description-only"
         out.append(OpStatus(
+            grad=_grad_status(name, registry, factory, fluid_kernels_of) if has_proto else "-",
             op_type=name, status=status, has_proto=has_proto, mapping=how, mapping_where=where,
             phi_kernels={n: _phi_groups(factory, n) for n in phi_names},
             fluid_kernels=tuple(str(k) for k in fluid), fluid_groups=_fluid_groups(fluid),
             argmap_problems=tuple(problems.get(name, ())), note=note))
     return out
+
+
+def _grad_status(name: str, registry, factory, fluid_kernels_of) -> str:
+    """How the grad ops of ``name`` run: ``relu_grad: phi``, ``matmul_grad: fluid``,
+    ``x_grad: missing`` (several joined by ``, ``); ``-`` when Paddle has no grad op."""
+    from argmap.check import SUPPORTED_KINDS, enumerate_mappings
+    from opmakers.grad import grad_op_types
+    from phi.core.errors import PhiError
+
+    parts = []
+    for t in grad_op_types(name):
+        side = "missing"
+        if fluid_kernels_of(t):
+            side = "fluid"
+        try:
+            found = enumerate_mappings(t, registry, tensor_kinds=SUPPORTED_KINDS)
+            if any(factory.has_kernel(p.signature.name) for p in found.signatures
+                   if not p.signature.is_unregistered):
+                side = "both" if side == "fluid" else "phi"
+        except PhiError:
+            pass
+        parts.append(f"{t}: {side}")
+    return ", ".join(parts) or "-"
 
 
 def totals(rows: list[OpStatus]) -> dict:
@@ -185,6 +213,8 @@ def totals(rows: list[OpStatus]) -> dict:
         "status": {s: by_status.get(s, 0) for s in STATUSES if by_status.get(s, 0)},
         "mapping": dict(sorted(by_mapping.items())),
         "argmap_problems": sum(len(r.argmap_problems) for r in rows),
+        "grad": {"with_grad_ops": sum(1 for r in rows if r.grad != "-"),
+                 "running": sum(1 for r in rows if r.grad != "-" and "missing" not in r.grad)},
     }
 
 
@@ -209,18 +239,20 @@ def _cells(r: OpStatus) -> tuple[str, ...]:
     fluid = _groups_text(r.fluid_groups) or "-"
     status = f"unavailable: {r.note}" if r.status == "unavailable" else r.status
     return (r.op_type, status, "yes" if r.has_proto else "no", r.mapping, phi, fluid,
-            r.argmap_result)
+            r.grad, r.argmap_result)
 
 
 _HEADER = ("op", "status", "proto", "mapping", "phi kernel: backend[dtypes]",
-           "fluid kernels: place[dtypes]", "argmap-check")
+           "fluid kernels: place[dtypes]", "grad op: kernel", "argmap-check")
 
 
 def _totals_lines(t: dict) -> list[str]:
     status = ", ".join(f"{v} {k}" for k, v in t["status"].items())
     mapping = ", ".join(f"{v} {k}" for k, v in t["mapping"].items())
+    grad = t["grad"]
     return [f"totals: {t['ops']} ops: {status}",
-            f"mapping: {mapping}; argmap-check: {t['argmap_problems']} problem(s)"]
+            f"mapping: {mapping}; argmap-check: {t['argmap_problems']} problem(s)",
+            f"grad: {grad['running']} of {grad['with_grad_ops']} ops with grad ops run them"]
 
 
 def format_table(rows: list[OpStatus]) -> list[str]:

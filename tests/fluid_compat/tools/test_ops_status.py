@@ -69,7 +69,9 @@ def test_table_json_markdown_and_totals(capsys):
     relu = next(line for line in out if line.startswith("relu "))
     assert relu.split()[:4] == ["relu", "both", "yes", "default"]
     assert "relu: CPU,GPU[f32,f64]" in relu and "CPU[f32,f64]" in relu and relu.endswith("ok")
-    assert out[-2].startswith("totals: ") and " both" in out[-2]
+    assert out[-3].startswith("totals: ") and " both" in out[-3]
+    assert out[-1].startswith("grad: ") and "ops with grad ops run them" in out[-1]
+    assert "relu_grad: " in relu  # the grad column: relu's grad op and its kernel
     assert main(["ops", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["totals"]["ops"] == len(data["ops"])
