@@ -3,8 +3,8 @@
 For each Paddle-made grad case (tests/fixtures/grad_ops) of a grad op the bridge runs, the
 forward op is run by the bridge in float64 on the forward case's inputs; the loss is
 ``Re(sum(conj(out_grad) * out))`` over the outputs whose gradients the case feeds (the same
-seeded output gradients Paddle got); central differences of that loss (delta 1e-5, OpTest's float64 setting)
-at a sample of up to 8 elements of every input whose gradient the grad op writes are compared
+seeded output gradients Paddle got); central differences of that loss (delta 1e-5, OpTest's
+float64 setting) at a sample of up to 8 elements of every input whose gradient the grad op writes are compared
 with what the bridge's grad op gives for the same float64 inputs.  Points where the one-sided
 differences disagree (kinks, jumps: relu at 0, sign, floor) are left out, as OpTest's authors
 keep their inputs away from them.  This checks the grad kernel
