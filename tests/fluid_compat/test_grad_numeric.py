@@ -1,14 +1,15 @@
 """Every grad kernel against numeric gradients, as Paddle's OpTest check_grad does.
 
 For each Paddle-made grad case (tests/fixtures/grad_ops) of a grad op the bridge runs, the
-forward op is run by the bridge in float64 on the forward case's inputs; the loss is
+forward op is run by the bridge in float64 on the forward case's inputs.  The loss is
 ``Re(sum(conj(out_grad) * out))`` over the outputs whose gradients the case feeds (the same
-seeded output gradients Paddle got); central differences of that loss (delta 1e-5, OpTest's
-float64 setting) at a sample of up to 8 elements of every input whose gradient the grad op writes are compared
-with what the bridge's grad op gives for the same float64 inputs.  Points where the one-sided
-differences disagree (kinks, jumps: relu at 0, sign, floor) are left out, as OpTest's authors
-keep their inputs away from them.  This checks the grad kernel
-against the bridge's own forward kernel, which test_corpus_cases checks against Paddle.
+seeded output gradients Paddle got).  Its central differences (delta 1e-5, OpTest's float64
+setting) at up to 8 elements of every input whose gradient the grad op writes are compared with
+what the bridge's grad op gives for the same float64 inputs.  Points where the one-sided, or
+the wide and narrow, differences disagree (kinks and jumps: relu at 0, sign, floor) are left
+out, as OpTest's authors keep their inputs away from them; so are points where the loss is
+not finite.  This checks each grad kernel against the bridge's own forward kernel, which
+test_corpus_cases checks against Paddle.
 """
 
 from __future__ import annotations
