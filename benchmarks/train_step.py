@@ -35,7 +35,8 @@ import numpy as np, paddle
 paddle.enable_static()
 base, steps = sys.argv[1], int(sys.argv[2])
 meta = json.load(open(os.path.join(base, "meta.json")))
-prog = paddle.static.Program.parse_from_string(open(os.path.join(base, "main.pdmodel"), "rb").read())
+with open(os.path.join(base, "main.pdmodel"), "rb") as f:
+    prog = paddle.static.Program.parse_from_string(f.read())
 scope = paddle.static.Scope()
 exe = paddle.static.Executor(paddle.CPUPlace())
 init = np.load(os.path.join(base, "init.npz"))

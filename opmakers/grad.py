@@ -142,14 +142,16 @@ def grad_op_types(op_type: str) -> list[str]:
 
 
 @functools.cache
-def _grad_slots() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
-    slots: dict[str, tuple[dict, dict]] = {}
-    for specs in _makers().values():
+def _grad_slots() -> dict[str, tuple[dict[str, str], dict[str, str], tuple[str, ...]]]:
+    """grad op type -> (input slot -> source, output slot -> source, forward op types)."""
+    slots: dict[str, tuple[dict, dict, dict]] = {}
+    for fwd, specs in _makers().items():
         for spec in specs:
-            ins, outs = slots.setdefault(spec["type"], ({}, {}))
-            ins.update(dict.fromkeys(spec["inputs"]))
-            outs.update(dict.fromkeys(spec["outputs"]))
-    return {t: (tuple(i), tuple(o)) for t, (i, o) in slots.items()}
+            ins, outs, fwds = slots.setdefault(spec["type"], ({}, {}, {}))
+            ins.update(spec["inputs"])
+            outs.update(spec["outputs"])
+            fwds[fwd] = None
+    return {t: (i, o, tuple(f)) for t, (i, o, f) in slots.items()}
 
 
 def is_grad_op_type(op_type: str) -> bool:
@@ -159,16 +161,38 @@ def is_grad_op_type(op_type: str) -> bool:
 
 @functools.cache
 def grad_op_proto(op_type: str) -> OpProto:
-    """An OpProto for a grad op type: every slot its makers use, dispensable and duplicable;
-    no attributes (Paddle does not check a grad op's attributes)."""
+    """An OpProto for a grad op type: the slots its makers use (duplicable where the forward
+    slot they come from is), all dispensable, and the forward op's attributes (a grad op
+    carries them; Paddle does not check them, nor does the registry)."""
+    from opmakers.registry import get_op_proto, has_op
+
     slots = _grad_slots().get(op_type)
     if slots is None:
         raise NotFound(f"`{op_type}` is not a grad op type any GradOpMaker emits.")
-    ins, outs = slots
+    ins, outs, fwds = slots
+    forward = {}  # slot -> VarProto, attribute name -> AttrProto, over the forward op types
+    attrs = {}
+    for fwd in fwds:
+        proto = grad_op_proto(fwd) if is_grad_op_type(fwd) and not has_op(fwd) else (
+            get_op_proto(fwd) if has_op(fwd) else None)
+        if proto is None:
+            continue
+        for v in (*proto.inputs, *proto.outputs):
+            forward.setdefault(v.name, v)
+        for a in proto.attrs:
+            attrs.setdefault(a.name, a)
+
+    def var(name: str, ref: str) -> VarProto:
+        base = forward.get(ref[: -len(GRAD_SUFFIX)] if ref.endswith(GRAD_SUFFIX) else ref)
+        if base is None:
+            base = forward.get(ref)
+        duplicable = base.duplicable if base is not None else True
+        return VarProto(name, duplicable=duplicable, dispensable=True)
+
     return OpProto(
         type=op_type,
-        inputs=[VarProto(n, duplicable=True, dispensable=True) for n in ins],
-        outputs=[VarProto(n, duplicable=True, dispensable=True) for n in outs],
-        attrs=[],
+        inputs=[var(n, ref) for n, ref in ins.items()],
+        outputs=[var(n, ref) for n, ref in outs.items()],
+        attrs=list(attrs.values()),
         comment="grad op (made by a GradOpMaker; no OpProto in Paddle)",
     )

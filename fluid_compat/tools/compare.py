@@ -2,6 +2,8 @@
 
     fluid-compat compare MODEL_PREFIX [--feed NAME=FILE.npy ...] [--place P] [--format F]
     fluid-compat compare --op TYPE --case CASE.json [--place P] [--format F]
+    fluid-compat compare PATH [PATH ...] [--ray [ADDRESS]] [--max-failures N]   a sweep
+    fluid-compat compare MODEL --feeds-dir DIR [--ray [ADDRESS]]    shadow runs over feed files
 
 A model runs once through an Executor in shadow mode (fluid_compat.operators.shadow): each op
 runs its chosen kernel, and the kernel of the other side runs on the same prepared inputs, so
@@ -11,6 +13,8 @@ dtype's tolerance (``shadow.TOLERANCES``: float64 tight, float32 1e-5, float16 1
 beside it: Paddle's one-op ProgramDesc bytes, inputs and outputs) runs its op the same way and
 the kept result is also checked against Paddle's recorded output.  Exit status: 0 when
 everything agrees, 1 on a divergence, 2 when there is nothing to compare or the input is bad.
+A sweep (several models or cases, a directory, a glob, ``--ray``) runs each item on its own
+(fluid_compat.scaleout) and prints one line per item; exit 1 when any diverged or failed.
 """
 
 from __future__ import annotations
@@ -232,16 +236,22 @@ def _report(exe: Executor, source: str, place, feed_text: str) -> CompareReport:
 
 
 def compare_model(prefix: str | Path, *, feed_items: list[str] | None = None, place="cpu",
-                  seed: int = 0, pins=None, progress: bool = False) -> CompareReport:
-    """Run the model at ``prefix`` once in shadow mode and report every comparison."""
+                  seed: int = 0, pins=None, progress: bool = False,
+                  feed: dict | None = None) -> CompareReport:
+    """Run the model at ``prefix`` once in shadow mode and report every comparison (``feed``:
+    the feed arrays by name, instead of ``feed_items`` / the files beside the model)."""
     from fluid_compat.io import load_inference_model
     from fluid_compat.tools.run import load_feed
 
     place = to_place(place)
     scope = Scope()
     program, feed_names, fetch_names = load_inference_model(prefix, scope=scope)
-    feed, feed_text = load_feed(program, feed_names, list(feed_items or ()), prefix=Path(prefix),
-                                seed=seed)
+    if feed is not None:
+        feed_text = "given arrays: " + ", ".join(f"{k}{list(np.shape(v))}" for k, v in
+                                                 feed.items())
+    else:
+        feed, feed_text = load_feed(program, feed_names, list(feed_items or ()),
+                                    prefix=Path(prefix), seed=seed)
     exe, _ = _run_shadowed(program, feed, fetch_names, place, scope, pins=pins,
                            progress=progress)
     return _report(exe, str(prefix), place, feed_text)
@@ -335,7 +345,9 @@ def compare_case(path: str | Path, *, op_type: str | None = None, place="cpu", p
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from fluid_compat.tools.run import add_pin_argument
 
-    p.add_argument("model", nargs="?", help="model path prefix (without .pdmodel)")
+    p.add_argument("model", nargs="*",
+                   help="model path prefix (without .pdmodel); several, a directory of models "
+                        "or cases, a glob or @LIST.txt make a sweep")
     p.add_argument("--op", metavar="TYPE", help="with --case: the op type the case must run")
     p.add_argument("--case", type=Path, metavar="FILE",
                    help="a corpus single-op case <case>.json (its .npz beside it)")
@@ -346,6 +358,52 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--place", default="cpu", help="cpu, gpu:0 or a custom device TYPE:0")
     add_pin_argument(p)
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="sweep on Ray: one task per model or case (a local Ray without ADDRESS;"
+                        " needs the [ray] extra)")
+    p.add_argument("--max-failures", type=int, default=None, metavar="N",
+                   help="stop a sweep once more than N items failed")
+    p.add_argument("--feeds-dir", type=Path, metavar="DIR",
+                   help="with one MODEL: a shadow run per .npz feed file in DIR (a sweep)")
+
+
+def _is_sweep(args: argparse.Namespace) -> bool:
+    if args.ray is not None or args.feeds_dir is not None or len(args.model) > 1:
+        return True
+    if len(args.model) == 1:
+        m = args.model[0]
+        return (m.startswith("@") or any(c in m for c in "*?[")
+                or (Path(m).is_dir() and not (Path(m) / "__model__").is_file()))
+    return False
+
+
+def main_sweep(args: argparse.Namespace) -> int:
+    from fluid_compat import scaleout
+    from fluid_compat.tools.run import pins_from_args
+
+    try:
+        pins = pins_from_args(args.pin)
+        if args.feeds_dir is not None:
+            if len(args.model) != 1:
+                raise InvalidArgument("--feeds-dir takes exactly one MODEL")
+            items = scaleout.feed_items(args.model[0], args.feeds_dir)
+        else:
+            items = scaleout.sweep_items(args.model)
+        if args.ray is not None:
+            scaleout.require_ray()
+        progress = (scaleout.stderr_progress if sys.stderr.isatty() and args.format == "table"
+                    else None)
+        result = scaleout.run_sweep(items, use_ray=args.ray is not None, address=args.ray or None,
+                                    place=args.place, pins=pins, seed=args.seed,
+                                    max_failures=args.max_failures, progress=progress)
+    except PhiError as exc:
+        print(f"fluid-compat compare: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(result.to_dict(), indent=1))
+    else:
+        print("\n".join(scaleout.format_sweep(result)))
+    return 0 if result.ok else 1
 
 
 def main_compare(args: argparse.Namespace) -> int:
@@ -354,6 +412,9 @@ def main_compare(args: argparse.Namespace) -> int:
     if args.op is not None and args.case is None:
         print("fluid-compat compare: --op needs --case FILE", file=sys.stderr)
         return 2
+    if args.case is None and _is_sweep(args):
+        return main_sweep(args)
+    args.model = args.model[0] if args.model else None
     if (args.model is None) == (args.case is None):
         print("fluid-compat compare: give a MODEL_PREFIX or --op TYPE --case FILE",
               file=sys.stderr)
