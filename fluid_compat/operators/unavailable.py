@@ -70,7 +70,6 @@ UNAVAILABLE: dict[str, str] = {
     "run_program": DYGRAPH,
     # issue 11's last ops: Paddle-made cases in tools/fixtures/cases/selrows_misc.py
     **dict.fromkeys(("bilateral_slice", "cudnn_lstm", "correlation"), GPU_ONLY),
-    **dict.fromkeys(("get_tensor_from_selected_rows", "merge_selected_rows"), SELECTED_ROWS),
     "faster_tokenizer": STRING_TENSORS,
 }
 
