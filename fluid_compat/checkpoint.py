@@ -113,12 +113,12 @@ def _as_var_array(var, array, source: str) -> np.ndarray:
 class _ArrayUnpickler(pickle.Unpickler):
     """Builds dicts of numpy arrays only: the globals numpy's array pickles name."""
 
-    _ALLOWED = {
+    _ALLOWED: frozenset[tuple[str, str]] = frozenset({
         ("numpy.core.multiarray", "_reconstruct"), ("numpy._core.multiarray", "_reconstruct"),
         ("numpy.core.multiarray", "scalar"), ("numpy._core.multiarray", "scalar"),
         ("numpy.core.numeric", "_frombuffer"), ("numpy._core.numeric", "_frombuffer"),
         ("numpy", "ndarray"), ("numpy", "dtype"), ("_codecs", "encode"),
-    }
+    })
 
     def find_class(self, module: str, name: str):
         if (module, name) not in self._ALLOWED:
@@ -276,7 +276,7 @@ def _selected(program: Program, vars_, predicate: Callable | None) -> list:
 
 
 def save_vars(executor, dirname: str | os.PathLike, main_program: Program,
-              vars: Iterable | None = None, predicate: Callable | None = None,  # noqa: A002
+              vars: Iterable | None = None, predicate: Callable | None = None,
               filename: str | None = None, *, scope: Scope | None = None) -> None:
     """``paddle.static.save_vars``: one ``save`` record per variable in ``dirname`` (a
     SelectedRows record for a SelectedRows), or with ``filename`` one ``save_combine`` file of
@@ -310,7 +310,7 @@ def save_vars(executor, dirname: str | os.PathLike, main_program: Program,
 
 
 def load_vars(executor, dirname: str | os.PathLike, main_program: Program,
-              vars: Iterable | None = None, predicate: Callable | None = None,  # noqa: A002
+              vars: Iterable | None = None, predicate: Callable | None = None,
               filename: str | None = None, *, scope: Scope | None = None) -> None:
     """``paddle.static.load_vars``: the files ``save_vars`` writes (``load`` / ``load_combine``
     records), checked against the variables' dtypes before the scope is touched."""

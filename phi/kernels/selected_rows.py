@@ -17,7 +17,7 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.common.scalar import Scalar
-from phi.core.errors import InvalidArgument
+from phi.core.errors import InvalidArgument, NotFound
 from phi.core.kernel import Int64, LoDTensor, Tensor
 from phi.core.registry import register_kernel
 from phi.core.selected_rows import SelectedRows, is_selected_rows
@@ -232,20 +232,17 @@ def adam_dense_param_sparse_grad(ctx, param: Tensor, grad: LoDTensor, learning_r
 def sgd_sparse_param_sparse_grad(ctx, param: LoDTensor, learning_rate: Tensor, grad: LoDTensor,
                                  master_param: LoDTensor | None, multi_precision: bool
                                  ) -> tuple[LoDTensor, LoDTensor]:
-    """Param's value row holding grad row r -= lr * grad value, row by row (a grad row that
-    Param does not hold is an error, as AutoGrownIndex without growing)."""
+    """Paddle looks each Grad row up in Param's row index (AutoGrownIndex without growing);
+    that index is only built by parameter-server tables, never by a kernel's SelectedRows, so
+    any Grad row is NotFound ("Input key(r) is not found."), as in Paddle 2.6.2; an empty Grad
+    leaves Param as it is."""
     param = _need_sr("sgd", "Param", param)
     grad = _need_sr("sgd", "Grad", grad)
-    value = param.data.copy()
-    lr = optimizers._lr(learning_rate, value.dtype)
-    where = {r: i for i, r in enumerate(param.rows)}
-    for i, r in enumerate(grad.rows):
-        if r not in where:
-            raise InvalidArgument(f"sgd: Grad's row {r} is not a row of the SelectedRows Param "
-                                  f"{param.rows}.")
-        j = where[r]
-        value[j] = (value[j] - lr * grad.data[i].astype(value.dtype)).astype(value.dtype)
-    return _sr(ctx, param.rows, param.height, value), None
+    if grad.rows:
+        raise NotFound(f"sgd: Input key({grad.rows[0]}) is not found (the SelectedRows Param "
+                       "has no row index; Paddle builds one only for parameter-server "
+                       "tables).")
+    return _sr(ctx, param.rows, param.height, param.data.copy()), None
 
 
 _MULTIPLY_SR = ["bfloat16", "bool", "complex128", "complex64", "float32", "float64", "int32",

@@ -12,7 +12,7 @@ import pytest
 
 from fluid_compat import Executor, Program, SelectedRows, run_op_tensors, selected_rows
 from fluid_compat.framework.scope import Scope
-from phi.core.errors import InvalidArgument
+from phi.core.errors import InvalidArgument, PhiError
 from phi.core.tensor import DenseTensor
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "selected_rows"
@@ -48,6 +48,10 @@ def test_paddle_program(name, tmp_path):
     feeds = _prefixed(data, "feed.")
     exe = Executor()
     tol = meta["tolerance"]
+    if meta.get("error"):  # Paddle failed: so does the bridge, with a typed error
+        with pytest.raises(PhiError, match=r"Input key\(\d+\) is not found"):
+            exe.run(program, feed=feeds, scope=scope)
+        return
     for step, rec in enumerate(meta["steps"]):
         got = exe.run(program, feed=feeds, fetch_list=rec["fetch"], scope=scope)
         for k, a in zip(rec["fetch"], got, strict=True):
@@ -137,7 +141,35 @@ def test_explain_names_the_selected_rows_input():
     for k, a in _prefixed(data, "param.").items():
         scope.var(k).value = DenseTensor.from_numpy(a.copy())
     ex = explain_program(program, _prefixed(data, "feed."), [], scope=scope)
-    adagrad = [o for o in ex.ops if o.op_type == "adagrad"][0]
+    adagrad = next(o for o in ex.ops if o.op_type == "adagrad")
     texts = [rec[1] for rec in adagrad.choices[0].records if rec[0] == "signature"]
     assert texts[0] == "input `Grad` (sr_g) is a SelectedRows: is_selected_rows_input is true"
     assert texts[1].startswith("name: adagrad_dense_param_sparse_grad;")
+
+
+def test_load_op_into_a_selected_rows_variable_and_feed(tmp_path):
+    """Paddle's save of a SelectedRows (fixture bytes) read back by `load` into a SELECTED_ROWS
+    variable (load_sr); a SelectedRows feed; a dense feed of such a variable is refused."""
+    from fluid_compat import FeedError
+    from fluid_compat.framework import ProgramDesc, VarType
+    from phi.common.data_type import DataType
+
+    meta, data = _load("sr_fill_save")
+    path = tmp_path / "sr.bin"
+    path.write_bytes(data["saved.sr_g"].tobytes())
+    desc = ProgramDesc()
+    block = desc.global_block
+    block.create_var("g", type=VarType.SELECTED_ROWS, dtype=DataType.FLOAT32, persistable=True)
+    block.create_var("fed", type=VarType.SELECTED_ROWS, dtype=DataType.FLOAT32)
+    block.create_var("m", type=VarType.SELECTED_ROWS, dtype=DataType.FLOAT32)
+    block.append_op("load", {}, {"Out": ["g"]}, {"file_path": str(path)})
+    block.append_op("merge_selected_rows", {"X": ["fed"]}, {"Out": ["m"]}, {})
+    scope = Scope()
+    exe = Executor()
+    exe.run(Program(desc), feed={"fed": _sr()}, scope=scope)
+    g = scope.find_var("g").value
+    assert type(g) is SelectedRows
+    assert (g.rows, g.height) == (meta["steps"][0]["selected_rows"]["sr_g"]["rows"], 7)
+    np.testing.assert_array_equal(g.numpy(), data["step0.sr.sr_g"])
+    with pytest.raises(FeedError, match="SELECTED_ROWS"):
+        exe.run(Program(desc), feed={"fed": np.zeros((2, 2), "float32")}, scope=scope)

@@ -11,7 +11,7 @@ import os
 import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument, NotFound, PreconditionNotMet, Unimplemented
-from phi.core.selected_rows import is_selected_rows
+from phi.core.selected_rows import SelectedRows, is_selected_rows
 from phi.core.tensor import DenseTensor
 from phi.kernels.cpu_random import engine_for
 from phi.kernels.funcs import cast_array
@@ -20,6 +20,7 @@ from fluid_compat.framework.errors import ProgramFileError
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_fixed
 from fluid_compat.framework.tensor_io import (
+    selected_rows_from_bytes,
     selected_rows_to_bytes,
     tensor_to_bytes,
     tensors_from_bytes,
@@ -128,6 +129,13 @@ class LoadKernel(FluidKernel):
         if ctx.attr("seek") != -1:
             raise Unimplemented("load: seek / shape (a slice of a saved tensor) is not "
                                 "supported; load the whole tensor.")
+        out = ctx.op.outputs.get("Out", ())
+        if out and out[0] in getattr(ctx.op, "selected_rows_vars", ()):
+            # a SELECTED_ROWS Out (Paddle's load_sr): rows, height, then the value
+            rows, height, array = selected_rows_from_bytes(_read(path, "load"), source=path)
+            t = DenseTensor.from_numpy(array)
+            ctx.staged["Out"] = [SelectedRows(rows, height, t.data, t.dtype)]
+            return
         records = _records(_read(path, "load"), path, "load")
         if len(records) != 1:
             raise ProgramFileError(f"load: {path} holds {len(records)} tensors, expected one "
