@@ -54,6 +54,11 @@ class ArgumentMappingContext(abc.ABC):
     def is_selected_rows_input(self, name: str) -> bool:
         """The input is a SelectedRows."""
 
+    def is_selected_rows_inputs(self, name: str) -> bool:
+        """Every variable of the (duplicable) input is a SelectedRows (Paddle's
+        IsSelectedRowsInputs, asked by sum's mapping)."""
+        return self.is_selected_rows_input(name)
+
     @abc.abstractmethod
     def is_dense_tensor_vector_input(self, name: str) -> bool:
         """The input is a TensorArray (LoDTensorArray)."""

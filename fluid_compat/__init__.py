@@ -13,6 +13,7 @@ from fluid_compat.executor import Executor, FeedError, Program, RunStats, global
 from fluid_compat.framework.scope import LoDTensorArray, lod_tensor, lod_tensor_array
 from fluid_compat.imperative import legacy_ops, run_op, run_op_tensors
 from fluid_compat.io import load_inference_model, save_inference_model
+from phi.core.selected_rows import SelectedRows, selected_rows
 
 __all__ = [
     "Executor",
@@ -21,6 +22,7 @@ __all__ = [
     "Program",
     "append_backward",
     "RunStats",
+    "SelectedRows",
     "global_scope",
     "legacy_ops",
     "load_inference_model",
@@ -29,4 +31,5 @@ __all__ = [
     "run_op",
     "run_op_tensors",
     "save_inference_model",
+    "selected_rows",
 ]

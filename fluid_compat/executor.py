@@ -30,6 +30,7 @@ import ml_dtypes
 from phi.common.data_type import DataType
 from phi.common.place import CPUPlace, Place, to_place
 from phi.core.errors import InvalidArgument, NotFound
+from phi.core.selected_rows import is_selected_rows
 from phi.core.tensor import DenseTensor
 from phi.flags import FLAGS
 
@@ -141,6 +142,12 @@ class _Plan:
             if op_desc.type == "feed" or op_desc.type in _FETCH_OPS:
                 continue
             ops.append((index, make_operator(index, op_desc, pins=pins, shadow=shadow)))
+        # SELECTED_ROWS variables: the argument mapping asks whether an output is one (fill_constant
+        # -> full_sr), as Paddle's runtime context asks the variable the executor created
+        sr_vars = frozenset(n for n, v in block.vars.items() if v.type is VarType.SELECTED_ROWS)
+        if sr_vars:
+            for _, op in ops:
+                op.selected_rows_vars = sr_vars
         self.local = scope.new_scope()  # temporaries live here, parameters in `scope`
         # 2. variables: persistables in `scope` (loaded there), the rest local
         for name, var in block.vars.items():
@@ -380,6 +387,10 @@ class Executor:
             # a tensor array variable: a list of (array, lod) pairs / tensors, one per step
             return lod_tensor_array(value, f"feed `{name}`", FeedError)
         t = as_host_tensor(value, f"feed `{name}`", FeedError)
+        if desc is not None and desc.type is VarType.SELECTED_ROWS and not is_selected_rows(t):
+            raise FeedError(f"feed `{name}` is a SELECTED_ROWS variable: feed a SelectedRows "
+                            "(fluid_compat.selected_rows(rows, height, value)), got a dense "
+                            "tensor.")
         if desc is None or desc.dtype is None:
             return t
         if desc.dtype is DataType.BFLOAT16 and t.dtype is DataType.UINT16:

@@ -29,7 +29,8 @@ from fluid_compat.framework.tensor_io import (
     save_combined_params,
 )
 
-__all__ = ["load_inference_model", "save_inference_model", "resolve_model_files"]
+__all__ = ["load", "load_inference_model", "load_vars", "resolve_model_files", "save",
+           "save_inference_model", "save_vars"]
 
 
 def resolve_model_files(path_prefix: str | os.PathLike) -> tuple[Path, Path | None, bool]:
@@ -88,3 +89,7 @@ def save_inference_model(path_prefix: str | os.PathLike, program: Program,
         params[var.name] = (v.value.numpy(), v.value.lod)
     save_combined_params(str(prefix.with_name(prefix.name + ".pdiparams")), program.desc, params)
     program.desc.save(prefix.with_name(prefix.name + ".pdmodel"))
+
+
+# training checkpoints (paddle.static.save / load, save_vars / load_vars): fluid_compat.checkpoint
+from fluid_compat.checkpoint import load, load_vars, save, save_vars  # noqa: E402

@@ -22,6 +22,7 @@ from argmap.irregular import (
     nn,
     random,
     reduction,
+    selected_rows,
 )
 from argmap.registry import MappingFamily
 
@@ -36,4 +37,5 @@ FAMILIES: tuple[MappingFamily, ...] = (
     nn.FAMILY,
     random.FAMILY,
     reduction.FAMILY,
+    selected_rows.FAMILY,
 )

@@ -48,6 +48,8 @@ __all__ = [
     "save_combined_params",
     "save_separate_params",
     "serialize_combined_params",
+    "selected_rows_from_bytes",
+    "selected_rows_to_bytes",
     "tensor_from_bytes",
     "tensor_to_bytes",
     "tensors_from_bytes",
@@ -412,3 +414,44 @@ def _write_atomically(path: str, data: bytes) -> None:
 def _list(names: Sequence[str], limit: int = 8) -> str:
     shown = ", ".join(f"'{n}'" for n in names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+# -- SelectedRows records ------------------------------------------------------------------------
+
+
+#: a LoDTensor record's version and LoD level count (u32 + u64) precede TensorToStream's part
+_LOD_PART = 12
+
+
+def selected_rows_to_bytes(rows: Sequence[int], height: int, array: np.ndarray) -> bytes:
+    """Paddle's SerializeToStream of a SelectedRows: u32 version 0, u64 number of rows, the
+    rows as int64, int64 height, then the value as TensorToStream writes it (a LoDTensor
+    record without its LoD part: u32 version, i32 desc size, TensorDesc, data)."""
+    head = [_U32.pack(0), _U64.pack(len(rows)), np.asarray(rows, dtype="<i8").tobytes(),
+            np.asarray([height], dtype="<i8").tobytes()]
+    return b"".join(head) + _record_bytes(np.asarray(array), ())[_LOD_PART:]
+
+
+def selected_rows_from_bytes(data: bytes | bytearray | memoryview, *, source: str | None = None
+                             ) -> tuple[list[int], int, np.ndarray]:
+    """(rows, height, value) of exactly one SelectedRows record (Paddle's ``save`` of a
+    SELECTED_ROWS variable, DeserializeFromStream)."""
+    src = _BufferSource(data)
+    try:
+        version = _U32.unpack(src.read(4, "SelectedRows version"))[0]
+        if version != 0:
+            raise _Corrupt(f"only SelectedRows version 0 is supported, got {version}")
+        n = _U64.unpack(src.read(8, "number of rows"))[0]
+        if n * 8 > src.remaining():
+            raise _Corrupt(f"{n} rows do not fit in the {src.remaining()} bytes left")
+        rows = np.frombuffer(bytes(src.read(8 * n, "rows")), dtype="<i8").tolist()
+        height = int(np.frombuffer(bytes(src.read(8, "height")), dtype="<i8")[0])
+        # the value: a tensor record without LoD part; read as one with zero LoD levels
+        array, _ = _read_record(_BufferSource(bytes(_LOD_PART) + bytes(
+            src.read(src.remaining(), "value"))), copy=True)
+    except _Corrupt as e:
+        raise ProgramFileError(str(e), path=source) from None
+    if src.remaining():
+        raise ProgramFileError(f"{src.remaining()} bytes follow the SelectedRows record",
+                               path=source)
+    return rows, height, array

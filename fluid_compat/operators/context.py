@@ -17,6 +17,7 @@ from argmap.context import ArgumentMappingContext
 from phi.common.data_type import DataType
 from phi.common.place import Place
 from phi.core.errors import InvalidArgument, NotFound
+from phi.core.selected_rows import SelectedRows
 from phi.core.tensor import DenseTensor
 
 __all__ = [
@@ -138,23 +139,35 @@ class RuntimeArgumentMappingContext(ArgumentMappingContext):
 
     def is_dense_tensor_input(self, name: str) -> bool:
         values = self.inputs.get(name)
-        return bool(values) and all(isinstance(v, DenseTensor) for v in values)
+        return bool(values) and all(isinstance(v, DenseTensor) and type(v) is not SelectedRows
+                                    for v in values)
 
     def is_dense_tensor_inputs(self, name: str) -> bool:
         return self.is_dense_tensor_input(name)
 
     def is_selected_rows_input(self, name: str) -> bool:
-        return False
+        # the variable's value type, as Paddle's runtime context asks var->IsType<SelectedRows>
+        values = self.inputs.get(name)
+        return bool(values) and all(type(v) is SelectedRows for v in values)
+
+    def is_selected_rows_inputs(self, name: str) -> bool:
+        return self.is_selected_rows_input(name)
 
     def is_dense_tensor_vector_input(self, name: str) -> bool:
         values = self.inputs.get(name)
         return bool(values) and isinstance(values[0], list)
 
     def is_dense_tensor_output(self, name: str) -> bool:
-        return bool(self.op.outputs.get(name))
+        names = self.op.outputs.get(name, ())
+        declared = getattr(self.op, "selected_rows_vars", ())
+        return bool(names) and not any(n in declared for n in names)
 
     def is_selected_rows_output(self, name: str) -> bool:
-        return False
+        # the output variables' declared type (SELECTED_ROWS VarDescs, noted by the executor's
+        # plan as Paddle's executor creates such variables as SelectedRows)
+        names = self.op.outputs.get(name, ())
+        declared = getattr(self.op, "selected_rows_vars", ())
+        return bool(names) and all(n in declared for n in names)
 
     def is_for_infer_shape(self) -> bool:
         return False
@@ -206,6 +219,9 @@ class CompileTimeArgumentMappingContext(ArgumentMappingContext):
     def is_selected_rows_input(self, name: str) -> bool:
         names = self.op_desc.inputs.get(name, ())
         return bool(names) and all(self._var_type(n) == 8 for n in names)  # SELECTED_ROWS
+
+    def is_selected_rows_inputs(self, name: str) -> bool:
+        return self.is_selected_rows_input(name)
 
     def is_dense_tensor_vector_input(self, name: str) -> bool:
         names = self.op_desc.inputs.get(name, ())

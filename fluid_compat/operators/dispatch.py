@@ -36,6 +36,7 @@ from phi.core.errors import (
 )
 from phi.core.kernel import ArgKind, AttributeType
 from phi.core.registry import kernel_factory
+from phi.core.selected_rows import SelectedRows
 from phi.core.tensor import CPU_PLACE, DenseTensor, MetaTensor
 from phi.infermeta import decided_by_kernel
 from phi.transform import transform_dtype, transform_layout, transform_place
@@ -46,6 +47,9 @@ _ALL_DTYPE = DataType.ALL_DTYPE
 _ALL_LAYOUT = DataLayout.ALL_LAYOUT
 _SAME_DEVICE = {Backend.GPUDNN: Backend.GPU, Backend.ONEDNN: Backend.CPU, Backend.KPS: Backend.XPU}
 _GPU_FALLBACK_FLAG = "FLAGS_static_gpu_fallback_to_cpu"
+#: phi kernels with dense tensor arguments that Paddle lets take SelectedRows too (add_n: a sum
+#: of dense and SelectedRows inputs, CPU AddNKernel's SelectedRows branch): they get its dense form
+_SR_AS_DENSE = frozenset({"add_n"})
 
 
 class DispatchRecord(tuple):
@@ -106,6 +110,19 @@ def _decide(op, inputs: dict[str, list], place: Place, pin: str | None,
         records.append(DispatchRecord("expected", note, source="dtype"))
     # b. the KernelSignature, when a phi kernel may serve this op
     sig = None
+    for slot, values in inputs.items():  # variable types the mapping asks about
+        srs = [i for i, t in enumerate(values) if type(t) is SelectedRows]
+        if srs:
+            names = ", ".join(op.inputs[slot][i] for i in srs)
+            records.append(DispatchRecord(
+                "signature", f"input `{slot}` ({names}) is a SelectedRows: "
+                "is_selected_rows_input is true", slot=slot, var_type="SELECTED_ROWS"))
+    sr_outs = [slot for slot, names in op.outputs.items()
+               if names and all(n in getattr(op, "selected_rows_vars", ()) for n in names)]
+    for slot in sr_outs:
+        records.append(DispatchRecord(
+            "signature", f"output `{slot}` is declared SELECTED_ROWS: is_selected_rows_output "
+            "is true", slot=slot, var_type="SELECTED_ROWS"))
     if argmap.has_compatible_phi_kernel(op.type):
         sig = argmap.get_kernel_signature(op.type, RuntimeArgumentMappingContext(op, inputs))
         how = argmap.default_registry().how_mapped(op.type)
@@ -292,6 +309,11 @@ def _plan_phi(op, choice, inputs: dict[str, list]) -> None:
         for i, t in enumerate(values):
             if t is None:
                 continue
+            if type(t) is SelectedRows and not d.lod and kernel.name not in _SR_AS_DENSE:
+                raise InvalidArgument(
+                    f"Operator `{op.type}`: input `{slot}` ({op.inputs[slot][i]}) is a "
+                    f"SelectedRows, but kernel `{kernel.name}` ({sig}) takes a DenseTensor "
+                    "there (Paddle: the input's type does not match the kernel's argument).")
             tr = _transform_for(op, choice, slot, i, t, d)
             if tr is not None:
                 transforms.append(tr)
@@ -463,8 +485,12 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
         values = inputs.get(slot) or ()
         if kind is ArgKind.VECTOR:
             ts = [t for t in values if t is not None]
-            kernel_inputs.append(ts if d.lod else [t.data for t in ts])
-            meta_inputs.append(ts)
+            kernel_inputs.append(ts if d.lod else [
+                t.to_dense(choice.dev_ctx.xp) if type(t) is SelectedRows else t.data
+                for t in ts])
+            # InferMeta sees a SelectedRows by its complete dims, as phi's MetaTensor does
+            meta_inputs.append([DenseTensor(None, t.dtype, t.place, dims=t.complete_dims())
+                                if type(t) is SelectedRows else t for t in ts])
         else:
             t = values[0] if values else None
             kernel_inputs.append(None if t is None else t if d.lod else t.data)
@@ -507,6 +533,9 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
         for a, mt in zip(arrays, ms, strict=True):
             if a is None:  # the kernel leaves this output as it is (nop)
                 out.append(None)
+                continue
+            if type(a) is SelectedRows:  # a SelectedRows output: rows, height and value set
+                out.append(a)
                 continue
             lod = mt.lod
             if type(a) is DenseTensor:  # a LoDTensor output: the kernel set its LoD

@@ -138,6 +138,9 @@ class BoundRunner:
             return  # LoD flows through InferMeta and the kernel: every run goes the full way
         sig = last.signature
         scope = self.scope
+        if any(type(v.value) is not DenseTensor for names in op.inputs.values() for n in names
+               if (v := scope.find_var(n)) is not None and isinstance(v.value, DenseTensor)):
+            return  # a SelectedRows input (add_n's mixed sum): its dense form is made per run
         spec = []
         guards = []
         for (slot, kind) in last.input_slots:

@@ -19,7 +19,6 @@ GPU_LIBRARY = "needs a GPU-only library"
 NO_CPU_KERNEL = "has no CPU implementation in Paddle"
 DYGRAPH = "runs a dygraph-to-static program"
 GPU_ONLY = "runs only on GPUs in Paddle"
-SELECTED_ROWS = "needs SelectedRows variables"
 STRING_TENSORS = "needs string tensors"
 
 _WHY = {
@@ -37,9 +36,6 @@ _WHY = {
                    "for cpu kernel now\"): it runs on GPUs, within a process group",
     GPU_ONLY: "Paddle 2.6.2's CPU kernel only raises Unimplemented (\"only supports GPU now\", "
               "\"CPU is not support for cudnn_lstm now\"); it needs cuDNN / CUDA",
-    SELECTED_ROWS: "its input is a SelectedRows variable (rows + a dense value), a variable type "
-                   "this bridge does not have; Paddle refuses a dense X (InvalidArgument: X's "
-                   "type should be SelectedRows) or crashes on one (merge_selected_rows)",
     STRING_TENSORS: "its inputs are a string-to-id vocabulary and strings (Paddle's Strings / "
                     "Vocab variables), which this bridge cannot feed or hold",
 }
@@ -70,7 +66,6 @@ UNAVAILABLE: dict[str, str] = {
     "run_program": DYGRAPH,
     # issue 11's last ops: Paddle-made cases in tools/fixtures/cases/selrows_misc.py
     **dict.fromkeys(("bilateral_slice", "cudnn_lstm", "correlation"), GPU_ONLY),
-    **dict.fromkeys(("get_tensor_from_selected_rows", "merge_selected_rows"), SELECTED_ROWS),
     "faster_tokenizer": STRING_TENSORS,
 }
 

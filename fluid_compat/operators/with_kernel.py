@@ -165,7 +165,8 @@ class OperatorWithKernel(OperatorBase):
                 if t is None:
                     sig.append(None)
                 elif isinstance(t, DenseTensor):
-                    sig.append((t.dtype, t.place, t.layout))
+                    # a SelectedRows input maps to other kernels than a dense one
+                    sig.append((t.dtype, t.place, t.layout, type(t)))
                 else:
                     sig.append(type(t))
         return tuple(sig)

@@ -167,7 +167,6 @@ NOT_YET: frozenset[str] = frozenset({
     "logit_grad",
     "logsigmoid_grad",
     "logsumexp_grad",
-    "lookup_table_grad",
     "lookup_table_v2_grad",
     "lrn_grad",
     "lu_grad",

@@ -11,6 +11,7 @@ import os
 import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument, NotFound, PreconditionNotMet, Unimplemented
+from phi.core.selected_rows import SelectedRows, is_selected_rows
 from phi.core.tensor import DenseTensor
 from phi.kernels.cpu_random import engine_for
 from phi.kernels.funcs import cast_array
@@ -18,7 +19,12 @@ from phi.kernels.funcs import cast_array
 from fluid_compat.framework.errors import ProgramFileError
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_fixed
-from fluid_compat.framework.tensor_io import tensor_to_bytes, tensors_from_bytes
+from fluid_compat.framework.tensor_io import (
+    selected_rows_from_bytes,
+    selected_rows_to_bytes,
+    tensor_to_bytes,
+    tensors_from_bytes,
+)
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 
 __all__: list[str] = []
@@ -79,6 +85,9 @@ class SaveKernel(FluidKernel):
         if t is None or t.data is None:
             raise NotFound("save: The variable to be saved is not initialized.")
         array = _as_fp16(ctx, _host(ctx, t), ctx.attr("save_as_fp16"))
+        if is_selected_rows(t):  # Paddle's save_sr: rows, height, then the value
+            _write(path, selected_rows_to_bytes(t.rows, t.height, array))
+            return
         _write(path, tensor_to_bytes(array, t.lod))
 
 
@@ -120,6 +129,13 @@ class LoadKernel(FluidKernel):
         if ctx.attr("seek") != -1:
             raise Unimplemented("load: seek / shape (a slice of a saved tensor) is not "
                                 "supported; load the whole tensor.")
+        out = ctx.op.outputs.get("Out", ())
+        if out and out[0] in getattr(ctx.op, "selected_rows_vars", ()):
+            # a SELECTED_ROWS Out (Paddle's load_sr): rows, height, then the value
+            rows, height, array = selected_rows_from_bytes(_read(path, "load"), source=path)
+            t = DenseTensor.from_numpy(array)
+            ctx.staged["Out"] = [SelectedRows(rows, height, t.data, t.dtype)]
+            return
         records = _records(_read(path, "load"), path, "load")
         if len(records) != 1:
             raise ProgramFileError(f"load: {path} holds {len(records)} tensors, expected one "
