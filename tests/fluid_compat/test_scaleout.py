@@ -17,12 +17,16 @@ import pytest
 from fluid_compat import scaleout
 from fluid_compat.cli import main
 from phi.core.errors import NotFound, PreconditionNotMet
+from tests.corpus_paths import CORPUS
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 MODELS = FIXTURES / "models"
 SWEEP = [str(MODELS / m) for m in ("lenet", "resnet_tiny", "mobilenet_v2_small",
                                    "squeezenet_small", "bert_tiny", "shufflenet_v2")]
 CASES = str(FIXTURES / "single_ops" / "lod_through_*.json")
+CORPUS_MODELS = CORPUS / "models"  # Paddle-saved corpus models, swept too when present
+if CORPUS_MODELS.is_dir():
+    SWEEP.append(str(CORPUS_MODELS))
 
 
 def _norm(result: scaleout.SweepResult) -> list[tuple]:
