@@ -72,3 +72,4 @@ from phi.kernels import deformable_conv  # noqa: F401 - deformable_conv (issue 1
 from phi.kernels import detection2  # noqa: F401 - yolo_loss (issue 12)
 from phi.kernels import optimizers2  # noqa: F401 - dgc_momentum, merged_adam (issue 13)
 from phi.kernels import grad_elementwise  # noqa: F401 - element-wise binary grads (issue 13)
+from phi.kernels import grad_matmul  # noqa: F401 - matmul family grads (issue 13)
