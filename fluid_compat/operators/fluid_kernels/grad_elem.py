@@ -27,7 +27,17 @@ _SHARE_LOD = {
     "atan2_grad": ("X1", "X2"),
     "lerp_grad": ("X", "Y"),
     "clip_grad": ("X",),
+    "dist_grad": ("X", "Y"),
+    "trace_grad": ("Input",),
+    "cummax_grad": ("x",),
+    "cummin_grad": ("x",),
 }
+# the reductions, norms and scans: X@GRAD shares X's meta (UnchangedInferMeta / share_meta)
+_SHARE_LOD.update(dict.fromkeys((
+    "mean_grad", "reduce_sum_grad", "reduce_mean_grad", "reduce_max_grad", "reduce_min_grad",
+    "reduce_prod_grad", "reduce_amax_grad", "reduce_amin_grad", "frobenius_norm_grad",
+    "p_norm_grad", "norm_grad", "squared_l2_norm_grad", "logsumexp_grad", "renorm_grad",
+    "cumsum_grad", "cumprod_grad", "logcumsumexp_grad"), ("X",)))
 for _op, _slots in _SHARE_LOD.items():
     op_hooks(_op, share_lod={f"{s}@GRAD": s for s in _slots})
 # where_grad's GeneralBinaryGradInferMeta takes the first two inputs of its KernelSignature
@@ -87,3 +97,14 @@ def _per_x(attrs, inputs) -> dict:
 
 # multi_dot_grad: one X@GRAD per operand (run_op builds the outputs from the inputs)
 op_hooks("multi_dot_grad", output_counts=_per_x)
+
+
+@register_fluid_kernel("l1_norm_grad", "CPU", ("float32",))
+class L1NormGradKernel(FluidKernel):
+    """l1_norm's grad (l1_norm_op.h): dX = sign(X) * dOut (dOut holds one value)."""
+
+    def compute(self, ctx) -> None:
+        xp = ctx.xp
+        x = ctx.input_array("X")
+        g = xp.reshape(ctx.input_array("Out@GRAD"), ())
+        _put(ctx, "X@GRAD", xp.sign(x) * g)
