@@ -74,3 +74,4 @@ from phi.kernels import optimizers2  # noqa: F401 - dgc_momentum, merged_adam (i
 from phi.kernels import grad_elementwise  # noqa: F401 - element-wise binary grads (issue 13)
 from phi.kernels import grad_matmul  # noqa: F401 - matmul family grads (issue 13)
 from phi.kernels import grad_reduce  # noqa: F401 - reduction / norm / scan grads (issue 13)
+from phi.kernels import grad_linalg  # noqa: F401 - linear-algebra grads (issue 13)
