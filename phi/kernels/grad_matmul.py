@@ -32,11 +32,11 @@ def matmul_grads(ctx, x, y, dout, trans_x: bool, trans_y: bool):
     xp = ctx.xp
     x2 = x[None, :] if x.ndim == 1 else x
     y2 = y[:, None] if y.ndim == 1 else y
-    g = dout
-    if x.ndim == 1:
-        g = xp.expand_dims(g, -2)
+    g = dout  # y's vector axis first: two vectors give a 0-D dout
     if y.ndim == 1:
-        g = xp.expand_dims(g, -1)
+        g = g[..., None]
+    if x.ndim == 1:
+        g = g[..., None, :]
     tx, ty = trans_x and x.ndim >= 2, trans_y and y.ndim >= 2
     a = _t(xp, x2) if tx else x2
     b = _t(xp, y2) if ty else y2
@@ -138,28 +138,40 @@ def multi_dot_grad(ctx, x: list[Tensor], out_grad: Tensor) -> list[Tensor]:
 @register_kernel("kron_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "int32", "int64",
                                                       "complex64", "complex128", "float16"])
 def kron_grad(ctx, x: Tensor, y: Tensor, out_grad: Tensor) -> tuple[Tensor, Tensor]:
-    """Out[i * ny + j] = x[i] y[j] per axis (ranks aligned at the end): dx sums dout * y over
-    y's positions, dy sums dout * x over x's."""
+    """Out[i * ny + j] = x[i] y[j] per axis (ranks aligned at the end): dx sums dout * conj(y)
+    over y's positions, dy sums dout * conj(x) over x's."""
     xp = ctx.xp
     rank = max(x.ndim, y.ndim, 1)
     xs = (1,) * (rank - x.ndim) + tuple(x.shape)
     ys = (1,) * (rank - y.ndim) + tuple(y.shape)
-    inter = tuple(d for pair in zip(xs, ys, strict=True) for d in pair)
-
-    def grads(g, a, b):
-        g = xp.reshape(g, inter)
-        xa = xp.reshape(a, tuple(d for s in xs for d in (s, 1)))
-        yb = xp.reshape(b, tuple(d for s in ys for d in (1, s)))
-        dx = xp.sum(g * _conj(ctx, yb), axis=tuple(range(1, 2 * rank, 2)), dtype=g.dtype)
-        dy = xp.sum(g * _conj(ctx, xa), axis=tuple(range(0, 2 * rank, 2)), dtype=g.dtype)
-        return xp.reshape(dx, x.shape), xp.reshape(dy, y.shape)
-
-    if ctx.data_type(x) is DataType.FLOAT16:
-        return (half_op(ctx, lambda g, a, b: grads(g, a, b)[0], out_grad, x, y),
-                half_op(ctx, lambda g, a, b: grads(g, a, b)[1], out_grad, x, y))
+    g = xp.reshape(out_grad, tuple(d for pair in zip(xs, ys, strict=True) for d in pair))
+    xa = xp.reshape(x, tuple(d for s in xs for d in (s, 1)))
+    yb = xp.reshape(y, tuple(d for s in ys for d in (1, s)))
+    x_axes, y_axes = tuple(range(0, 2 * rank, 2)), tuple(range(1, 2 * rank, 2))
+    half = ctx.data_type(x) is DataType.FLOAT16
     with quiet(xp):
-        dx, dy = grads(out_grad, x, y)
-    return as_array(xp, dx), as_array(xp, dy)
+        # Paddle's KronGradElemFunctor: products dout * other laid out as [numel_x, numel_y]
+        # ([numel_y, numel_x]), then summed along the second axis
+        px = (half_op(ctx, lambda a, b: a * b, g, yb) if half else g * _conj(ctx, yb))
+        py = (half_op(ctx, lambda a, b: a * b, g, xa) if half else g * _conj(ctx, xa))
+        px = xp.reshape(xp.transpose(xp.broadcast_to(px, g.shape), x_axes + y_axes),
+                        (x.size, y.size))
+        py = xp.reshape(xp.transpose(xp.broadcast_to(py, g.shape), y_axes + x_axes),
+                        (y.size, x.size))
+        if half:
+            dx, dy = _half_row_sums(ctx, px), _half_row_sums(ctx, py)
+        else:
+            dx, dy = xp.sum(px, axis=1, dtype=px.dtype), xp.sum(py, axis=1, dtype=py.dtype)
+    return as_array(xp, xp.reshape(dx, x.shape)), as_array(xp, xp.reshape(dy, y.shape))
+
+
+def _half_row_sums(ctx, a):
+    """Row sums accumulated element by element in float16 (each addition converted back, as
+    Eigen's sum over a half tensor)."""
+    acc = ctx.xp.zeros(a.shape[0], a.dtype)
+    for j in range(a.shape[1]):
+        acc = half_op(ctx, lambda u, v: u + v, acc, a[:, j])
+    return acc
 
 
 @register_kernel("cross_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "int32", "int64"])

@@ -9,13 +9,24 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.common.scalar import Scalar
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.unary import reduce_axes
-from phi.kernels.funcs import COMPLEX, INTEGERS, as_array, cast_array, prod, quiet, to_half
+from phi.kernels.funcs import (
+    COMPLEX,
+    INTEGERS,
+    as_array,
+    cast_array,
+    prod,
+    quiet,
+    to_half,
+    trunc_divide,
+)
 from phi.kernels.grad_elementwise import reduce_to
 
 __all__: list[str] = []
@@ -103,7 +114,7 @@ def _extreme_grad(ctx, x, out, out_grad, dim, reduce_all, share: bool):
         if share:
             count = xp.sum(hit, axis=axes, keepdims=True, dtype=hit.dtype)
             if ctx.data_type(x) in INTEGERS:
-                return as_array(xp, (g * hit) // xp.where(count == 0, 1, count))
+                return as_array(xp, trunc_divide(xp, g * hit, xp.where(count == 0, 1, count)))
             return as_array(xp, g * hit / count)
         return as_array(xp, g * hit)
 
@@ -127,14 +138,16 @@ for _name, _share in (("max_grad", False), ("min_grad", False), ("amax_grad", Tr
 @register_kernel("prod_grad", ("CPU", "GPU"), dtypes=_F_I)
 def prod_grad(ctx, x: Tensor, out: Tensor, out_grad: Tensor, dim: IntArray, keep_dim: bool,
               reduce_all: bool) -> Tensor:
-    """dout * out / x (Paddle's ProdGradFunctor: a zero in x gives inf / NaN there)."""
+    """dout * out * x.inverse() (Paddle's ProdGradFunctor: a zero in x gives inf / NaN there;
+    on integers Eigen's inverse is 1 / x in integer division)."""
     xp = ctx.xp
     axes = _axes(x, dim, reduce_all)
     g, o = _back(xp, out_grad, x, axes), _back(xp, out, x, axes)
     with quiet(xp):
         if ctx.data_type(x) in INTEGERS:
-            return as_array(xp, (g * o) // xp.where(x == 0, 1, x))
-        return as_array(xp, g * o / x)
+            inv = trunc_divide(xp, xp.ones_like(x), xp.where(x == 0, 1, x))
+            return as_array(xp, g * o * inv)
+        return as_array(xp, g * o * (x.dtype.type(1) / x))
 
 
 # -- norms -------------------------------------------------------------------------------------
@@ -142,11 +155,12 @@ def prod_grad(ctx, x: Tensor, out: Tensor, out_grad: Tensor, dim: IntArray, keep
 @register_kernel("frobenius_norm_grad", ("CPU", "GPU"), dtypes=_F)
 def frobenius_norm_grad(ctx, x: Tensor, out: Tensor, out_grad: Tensor, dim: IntArray,
                         keep_dim: bool, reduce_all: bool) -> Tensor:
-    """dout * x / out."""
+    """x / (out + 1e-12f) * dout (the epsilon keeps an all-zero x's gradient 0)."""
     xp = ctx.xp
     axes = _axes(x, dim, reduce_all)
+    eps = x.dtype.type(np.float32(1e-12))
     with quiet(xp):
-        return as_array(xp, x * _back(xp, out_grad, x, axes) / _back(xp, out, x, axes))
+        return as_array(xp, x / (_back(xp, out, x, axes) + eps) * _back(xp, out_grad, x, axes))
 
 
 @register_kernel("p_norm_grad", ("CPU", "GPU"), dtypes=_F)
