@@ -19,11 +19,13 @@ the op and the closest known ones.
 from __future__ import annotations
 
 import difflib
+import functools
 import inspect
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+import attrs
 from attrs import field, frozen
 
 import opmakers
@@ -231,10 +233,49 @@ class MappingFamily:
 
 
 def _proto_or_grad_proto(op_type: str) -> OpProto:
-    """The OpProto of a legacy op, or the slots-only proto of a grad op type."""
+    """The OpProto of a legacy op, or the proto of a grad op type (see _grad_proto)."""
     if not opmakers.has_op(op_type) and is_grad_op_type(op_type):
-        return grad_op_proto(op_type)
+        return _grad_proto(op_type)
     return opmakers.get_op_proto(op_type)
+
+
+@functools.cache
+def _grad_proto(op_type: str) -> OpProto:
+    """grad_op_proto's slots, each duplicable only where the forward slot it stands for is
+    (X@GRAD as X, Out@GRAD as Out), with the forward op's attributes, which Paddle's makers
+    copy onto the grad op: what a grad kernel's signature is checked against."""
+    from opmakers.grad import _makers
+
+    base = grad_op_proto(op_type)
+    duplicable: dict[str, bool] = {}
+    attrs_: dict[str, Any] = {}
+    for fwd, specs in _makers().items():
+        if not opmakers.has_op(fwd):
+            continue
+        proto = opmakers.get_op_proto(fwd)
+        fwd_slots = {v.name: v.duplicable for v in (*proto.inputs, *proto.outputs)}
+        fwd_attrs = {a.name: a for a in proto.attrs}
+        for spec in specs:
+            if spec["type"] != op_type:
+                continue
+            for name, ref in (*spec["inputs"].items(), *spec["outputs"].items()):
+                src = ref.split("@")[0]
+                if src in fwd_slots:
+                    duplicable[name] = duplicable.get(name, False) or fwd_slots[src]
+            if spec["attrs"] == "all":
+                for name, a in fwd_attrs.items():
+                    if name not in spec["drop"]:
+                        attrs_.setdefault(name, a)
+            for name, src in spec["copy"].items():
+                if src in fwd_attrs:
+                    attrs_.setdefault(name, attrs.evolve(fwd_attrs[src], name=name))
+
+    def slot(v):
+        return attrs.evolve(v, duplicable=duplicable.get(v.name, v.duplicable))
+
+    return OpProto(type=op_type, inputs=[slot(v) for v in base.inputs],
+                   outputs=[slot(v) for v in base.outputs], attrs=list(attrs_.values()),
+                   comment=base.comment)
 
 
 class ArgMappingRegistry:

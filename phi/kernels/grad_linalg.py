@@ -144,11 +144,6 @@ def inverse_grad(ctx, out: Tensor, out_grad: Tensor) -> Tensor:
         return _out(xp, -(_h(xp, out) @ out_grad @ _h(xp, out)), out.dtype)
 
 
-def _perm_matrix(ctx, lu_data, pivots):
-    pmat, low, up = lu_unpack(ctx, lu_data, pivots, True, True)
-    return pmat, low, up
-
-
 def _lu_backward(xp, pmat, low, up, gl, gu):
     """PyTorch's linalg_lu_backward (Paddle's LUGradKernel follows it): A = P L U."""
     m, k = low.shape[-2:]
@@ -182,7 +177,7 @@ def lu_grad(ctx, x: Tensor, out: Tensor, pivots: Tensor, out_grad: Tensor,
     xp = ctx.xp
     m, n = x.shape[-2:]
     k = min(m, n)
-    pmat, low, up = _perm_matrix(ctx, out, pivots)
+    pmat, low, up = lu_unpack(ctx, out, pivots, True, True)
     gl = xp.tril(out_grad[..., :, :k], -1)
     gu = xp.triu(out_grad[..., :k, :])
     return _out(xp, _lu_backward(xp, pmat, low, up, gl, gu), x.dtype)
@@ -190,8 +185,8 @@ def lu_grad(ctx, x: Tensor, out: Tensor, pivots: Tensor, out_grad: Tensor,
 
 @register_kernel("lu_unpack_grad", ("CPU", "GPU"), dtypes=_F,
                  input_defs={"pivots": {"dtype": DataType.ALL_DTYPE}})
-def lu_unpack_grad(ctx, x: Tensor, pivots: Tensor, l: Tensor, u: Tensor, pmat: Tensor,
-                   l_grad: Tensor, u_grad: Tensor, unpack_ludata: bool,
+def lu_unpack_grad(ctx, x: Tensor, pivots: Tensor, low: Tensor, up: Tensor, pmat: Tensor,
+                   l_grad: Tensor | None, u_grad: Tensor | None, unpack_ludata: bool,
                    unpack_pivots: bool) -> Tensor:
     """The packed matrix's gradient: strictly lower part of dL plus upper part of dU."""
     xp = ctx.xp

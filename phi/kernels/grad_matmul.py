@@ -82,7 +82,7 @@ def bmm_grad(ctx, x: Tensor, y: Tensor, out_grad: Tensor) -> tuple[Tensor, Tenso
 def dot_grad(ctx, x: Tensor, y: Tensor, out_grad: Tensor) -> tuple[Tensor, Tensor]:
     """dx = dout * conj(y), dy = dout * conj(x), dout broadcast along the last dim."""
     xp = ctx.xp
-    g = xp.reshape(out_grad, tuple(x.shape[:-1]) + (1,))
+    g = xp.reshape(out_grad, (*x.shape[:-1], 1))
     with quiet(xp):
         return as_array(xp, g * _conj(ctx, y)), as_array(xp, g * _conj(ctx, x))
 
