@@ -231,7 +231,8 @@ class MappingFamily:
 
 
 def _proto_or_grad_proto(op_type: str) -> OpProto:
-    """The OpProto of a legacy op, or the slots-only proto of a grad op type."""
+    """The OpProto of a legacy op, or the proto of a grad op type (opmakers.grad_op_proto:
+    its slots duplicable where the forward slots are, the forward op's attributes)."""
     if not opmakers.has_op(op_type) and is_grad_op_type(op_type):
         return grad_op_proto(op_type)
     return opmakers.get_op_proto(op_type)
