@@ -71,3 +71,6 @@ from phi.kernels import sequence2  # noqa: F401 - edit_distance (sequence / LoD,
 from phi.kernels import deformable_conv  # noqa: F401 - deformable_conv (issue 12)
 from phi.kernels import detection2  # noqa: F401 - yolo_loss (issue 12)
 from phi.kernels import optimizers2  # noqa: F401 - dgc_momentum, merged_adam (issue 13)
+from phi.kernels import grad_conv  # noqa: F401 - conv grads (issue 13, helper gradnn)
+from phi.kernels import grad_pool  # noqa: F401 - pooling grads (issue 13, helper gradnn)
+from phi.kernels import grad_norm  # noqa: F401 - normalization grads (issue 13, helper gradnn)
