@@ -5,6 +5,7 @@ the evidence)."""
 from __future__ import annotations
 
 from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 
 __all__: list[str] = []
 
@@ -14,8 +15,64 @@ SHARE_LOD = {
         "depthwise_conv2d_transpose_grad", "conv3d_transpose_grad")},
     **{op: {"X@GRAD": "X"} for op in (
         "pool2d_grad", "pool3d_grad", "max_pool2d_with_index_grad",
-        "max_pool3d_with_index_grad")},
+        "max_pool3d_with_index_grad", "group_norm_grad", "layer_norm_grad")},
 }
 
 for _op, _pairs in SHARE_LOD.items():
     op_hooks(_op, share_lod=_pairs)
+
+
+def _grad_out(ctx, slot: str) -> bool:
+    """Whether the op asks for gradient ``slot`` (not absent, not @EMPTY@)."""
+    names = ctx.op.outputs.get(slot, ())
+    return bool(names) and names[0] != "@EMPTY@"
+
+
+@register_fluid_kernel("affine_channel_grad", "CPU", ("float32", "float64"))
+class AffineChannelGradKernel(FluidKernel):
+    """dX = dOut * Scale, dScale = sum(dOut * X), dBias = sum(dOut), per channel (NCHW: dim 1;
+    any other layout: the last dim, as the forward kernel)."""
+
+    def compute(self, ctx) -> None:
+        xp = ctx.xp
+        dout = ctx.input_array("Out@GRAD")
+        axis = 1 if ctx.attr("data_layout") == "NCHW" else dout.ndim - 1
+        view = [1] * dout.ndim
+        view[axis] = dout.shape[axis]
+        rest = tuple(a for a in range(dout.ndim) if a != axis)
+        scale = ctx.input_array("Scale")
+        if _grad_out(ctx, "X@GRAD"):
+            ctx.set_output("X@GRAD", xp.asarray(dout * xp.reshape(scale, view), dout.dtype))
+        if _grad_out(ctx, "Scale@GRAD"):
+            ctx.set_output("Scale@GRAD",
+                           xp.sum(dout * ctx.input_array("X"), axis=rest).astype(dout.dtype))
+        if _grad_out(ctx, "Bias@GRAD"):
+            ctx.set_output("Bias@GRAD", xp.sum(dout, axis=rest).astype(dout.dtype))
+
+
+@register_fluid_kernel("lrn_grad", "CPU", ("float32",))
+class LrnGradKernel(FluidKernel):
+    """LRNGradFunctor: dX[c] = MidOut[c]^-beta * dOut[c] + sum over the n channels c' centred
+    on c of (-2 alpha beta) * dOut[c'] * Out[c'] * X[c] / MidOut[c']."""
+
+    def compute(self, ctx) -> None:
+        xp = ctx.xp
+        nhwc = ctx.attr("data_format") == "NHWC"
+        arrays = [ctx.input_array(s) for s in ("X", "Out", "MidOut", "Out@GRAD")]
+        if nhwc:
+            arrays = [xp.transpose(a, (0, 3, 1, 2)) for a in arrays]
+        x, out, mid, dout = arrays
+        t = x.dtype.type
+        n = ctx.attr("n")
+        ratio = t(-2) * t(ctx.attr("alpha")) * t(ctx.attr("beta"))
+        channels = x.shape[1]
+        with xp.errstate(all="ignore"):
+            dx = xp.power(mid, -t(ctx.attr("beta"))) * dout
+            term = dout * out / mid  # [N, C, H, W], summed over each channel's window
+            start = -(n - 1) // 2
+            for c in range(channels):
+                lo, hi = max(0, c + start), min(channels, c + start + n)
+                dx[:, c] += ratio * xp.sum(term[:, lo:hi], axis=1) * x[:, c]
+        if nhwc:
+            dx = xp.transpose(dx, (0, 2, 3, 1))
+        ctx.set_output("X@GRAD", xp.ascontiguousarray(dx))
