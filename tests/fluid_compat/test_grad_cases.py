@@ -63,7 +63,6 @@ NOT_YET: frozenset[str] = frozenset({
     "cumprod_grad",
     "cumsum_grad",
     "cvm_grad",
-    "data_norm_grad",
     "deformable_conv_grad",
     "deformable_conv_v1_grad",
     "deformable_psroi_pooling_grad",

@@ -43,6 +43,8 @@ SKIP = {
     "stright_throuth_estimator": "the gradient is defined to pass through a step",
     "spectral_norm": "Paddle's grad kernel is not the derivative (it ignores the dependence of "
                      "sigma on W beyond a dOut-unweighted sum; gradnn matches Paddle)",
+    "data_norm": "the BatchSize / BatchSum / BatchSquareSum \"gradients\" are the batch's "
+                 "summary updates, not derivatives",
 }
 
 

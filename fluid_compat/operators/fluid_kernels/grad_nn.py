@@ -76,3 +76,42 @@ class LrnGradKernel(FluidKernel):
         if nhwc:
             dx = xp.transpose(dx, (0, 2, 3, 1))
         ctx.set_output("X@GRAD", xp.ascontiguousarray(dx))
+
+
+@register_fluid_kernel("data_norm_grad", "CPU", ("float32", "float64"))
+class DataNormGradKernel(FluidKernel):
+    """dX = dY * Scales (* scale_w with enable_scale_and_shift); the statistics' "gradients"
+    are the batch's contributions: BatchSize N, BatchSum sum(X), BatchSquareSum sum((X -
+    Means)^2) + N * epsilon; with slot_dim > 0 a sample counts in a slot only when the slot's
+    show (its first value) is not within 1e-7 of 0.  scale_w@GRAD = sum(dY * (X - Means) *
+    Scales), bias@GRAD = sum(dY)."""
+
+    def compute(self, ctx) -> None:
+        xp = ctx.xp
+        x = ctx.input_array("X")
+        dy = ctx.input_array("Y@GRAD")
+        means = ctx.input_array("Means").reshape(-1)
+        scales = ctx.input_array("Scales").reshape(-1)
+        t = x.dtype.type
+        n, c = x.shape
+        shift = ctx.attr("enable_scale_and_shift")
+        slot_dim = ctx.attr("slot_dim")
+        if _grad_out(ctx, "X@GRAD"):
+            w = ctx.input_array("scale_w").reshape(-1) if shift else t(1)
+            ctx.set_output("X@GRAD", xp.asarray(dy * scales * w, dtype=x.dtype))
+        if slot_dim > 0 and n > 0:
+            shows = x[:, ::slot_dim]
+            keep = ~((shows > t(-1e-7)) & (shows < t(1e-7)))
+            keep = xp.repeat(keep, slot_dim, axis=1)[:, :c].astype(x.dtype)
+        else:
+            keep = xp.ones_like(x)
+        size = xp.sum(keep, axis=0)
+        ctx.set_output("BatchSize@GRAD", size.astype(x.dtype))
+        ctx.set_output("BatchSum@GRAD", xp.sum(x * keep, axis=0).astype(x.dtype))
+        square = xp.sum((x - means) ** 2 * keep, axis=0) + size * t(ctx.attr("epsilon"))
+        ctx.set_output("BatchSquareSum@GRAD", square.astype(x.dtype))
+        if shift and _grad_out(ctx, "scale_w@GRAD"):
+            ctx.set_output("scale_w@GRAD",
+                           xp.sum(dy * (x - means) * scales, axis=0).astype(x.dtype))
+        if shift and _grad_out(ctx, "bias@GRAD"):
+            ctx.set_output("bias@GRAD", xp.sum(dy, axis=0).astype(x.dtype))
