@@ -48,6 +48,13 @@ SKIP = {
 }
 
 
+#: single grad cases whose forward is not differentiable at the case's inputs, with the reason
+CASE_SKIP = {
+    "unpool_dup_index_larger_out_f64__grad": "duplicate indices: the forward keeps the last "
+                                             "write, Paddle's grad reads dOut for every input",
+}
+
+
 def _forward_case(grad_case: dict) -> tuple[dict, dict]:
     return load_case(grad_case["grad_of"])
 
@@ -76,6 +83,8 @@ def test_grad_matches_numeric_gradient(name):
     case = json.loads((GRAD_CASES / f"{name}.json").read_text())
     if case["op_type"] in NOT_YET:
         pytest.skip(f"{case['op_type']} is not written yet")
+    if name in CASE_SKIP:
+        pytest.skip(CASE_SKIP[name])
     fwd_type = case["grad_maker"]["forward"]["type"]
     if fwd_type in SKIP:
         pytest.skip(SKIP[fwd_type])
@@ -145,6 +154,8 @@ def test_grad_matches_numeric_gradient(name):
                     num.append(_loss(fwd_type, _wrap(xs, lods), attrs, out_grads,
                                      fwd_outputs))
                 numeric = (num[0] - num[1]) / (2 * DELTA)
+                if not np.isfinite(numeric):
+                    continue  # a NaN / Inf loss (NaN inputs, a NaN grid): nothing to compare
                 right, left = (num[0] - num[2]) / DELTA, (num[2] - num[1]) / DELTA
                 wide = (num[3] - num[4]) / (20 * DELTA)
                 if (abs(right - left) > 1e-3 + 1e-3 * abs(numeric)

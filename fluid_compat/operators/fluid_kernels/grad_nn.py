@@ -15,7 +15,8 @@ SHARE_LOD = {
         "depthwise_conv2d_transpose_grad", "conv3d_transpose_grad")},
     **{op: {"X@GRAD": "X"} for op in (
         "pool2d_grad", "pool3d_grad", "max_pool2d_with_index_grad",
-        "max_pool3d_with_index_grad", "group_norm_grad", "layer_norm_grad")},
+        "max_pool3d_with_index_grad", "group_norm_grad", "layer_norm_grad", "maxout_grad")},
+    "temporal_shift_grad": {"X@GRAD": "Out@GRAD"},
 }
 
 for _op, _pairs in SHARE_LOD.items():
