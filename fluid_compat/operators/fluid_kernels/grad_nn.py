@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
+from phi.kernels.grad_vision import interp_grad_compute
 
 __all__: list[str] = []
 
@@ -116,3 +117,21 @@ class DataNormGradKernel(FluidKernel):
                            xp.sum(dy * (x - means) * scales, axis=0).astype(x.dtype))
         if shift and _grad_out(ctx, "bias@GRAD"):
             ctx.set_output("bias@GRAD", xp.sum(dy, axis=0).astype(x.dtype))
+
+
+@register_fluid_kernel("nearest_interp_grad", "CPU", ("float32", "float64"))
+@register_fluid_kernel("bilinear_interp_grad", "CPU", ("float32", "float64"))
+@register_fluid_kernel("linear_interp_grad", "CPU", ("float32", "float64"))
+@register_fluid_kernel("trilinear_interp_grad", "CPU", ("float32", "float64"))
+@register_fluid_kernel("bicubic_interp_grad", "CPU", ("float32", "float64"))
+class InterpV1GradKernel(FluidKernel):
+    """The v1 interp grad kernels: the method interp_method names, ratios from the sizes only
+    (as the v1 forward), the output sizes Out@GRAD's."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        dout = ctx.input_array("Out@GRAD")
+        dx = interp_grad_compute(ctx.dev_ctx, x, None, [], None, dout, ctx.attr("data_layout"),
+                                 [], [], ctx.attr("interp_method"), ctx.attr("align_corners"),
+                                 ctx.attr("align_mode"), v1=True)
+        ctx.set_output("X@GRAD", dx)
