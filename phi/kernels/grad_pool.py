@@ -36,7 +36,7 @@ from phi.kernels.funcs import quiet
 from phi.kernels.pooling import _divisor
 from phi.kernels.windows import overhang
 
-__all__ = ["pool_grad_compute"]
+__all__ = ["pool_grad_compute", "pool_window_grad"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json): float and double for all four
 POOL_GRAD_DTYPES = ["float32", "float64"]
@@ -101,6 +101,18 @@ def _adaptive_avg_grad(xp, x, dout):
     return g
 
 
+def pool_window_grad(xp, x, out, dout, ksize, strides, lead, pooling_type: str,
+                     exclusive: bool):
+    """Input gradient [N, C, *spatial] of max / average pooling over fixed windows (channels
+    first; ``lead`` the leading paddings): pool2d/3d_grad's and spp_grad's."""
+    if pooling_type == "max":
+        return _fixed_grad(xp, x, out, dout, ksize, strides, lead, True)
+    count, _ = _divisor(tuple(x.shape[2:]), tuple(ksize), tuple(strides), tuple(lead),
+                        tuple(dout.shape[2:]), exclusive, "int64")
+    scale = xp.asarray(_float_scale(xp, count, dout.dtype))
+    return _fixed_grad(xp, x, out, dout, ksize, strides, lead, False, scale)
+
+
 def pool_grad_compute(ctx, x, out, out_grad, kernel_size, strides, paddings, exclusive: bool,
                       data_format: str, pooling_type: str, global_pooling: bool,
                       adaptive: bool, padding_algorithm: str):
@@ -121,16 +133,11 @@ def pool_grad_compute(ctx, x, out, out_grad, kernel_size, strides, paddings, exc
                                 data_dims, strides, ksize)
     if global_pooling:
         ksize = list(data_dims)
-    lead = pads[::2]
-    if pooling_type == "max":
-        dx = _fixed_grad(xp, xc, outc, dout, ksize, strides, lead, True)
-    elif adaptive:
+    if pooling_type != "max" and adaptive:
         dx = _adaptive_avg_grad(xp, xc, dout)
     else:
-        count, _ = _divisor(tuple(data_dims), tuple(ksize), tuple(strides), tuple(lead),
-                            tuple(dout.shape[2:]), exclusive or adaptive, "int64")
-        scale = xp.asarray(_float_scale(xp, count, dout.dtype))
-        dx = _fixed_grad(xp, xc, outc, dout, ksize, strides, lead, False, scale)
+        dx = pool_window_grad(xp, xc, outc, dout, ksize, strides, pads[::2], pooling_type,
+                              exclusive)
     if cl:
         dx = xp.permute_dims(dx, (0, *range(2, nd + 2), 1))
     return xp.ascontiguousarray(dx, dtype=x.dtype)

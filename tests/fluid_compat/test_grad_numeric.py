@@ -45,6 +45,8 @@ SKIP = {
                      "sigma on W beyond a dOut-unweighted sum; gradnn matches Paddle)",
     "data_norm": "the BatchSize / BatchSum / BatchSquareSum \"gradients\" are the batch's "
                  "summary updates, not derivatives",
+    "shuffle_channel": "Paddle's grad applies the forward shuffle again (the inverse only when "
+                       "group * group == C)",
 }
 
 
@@ -52,6 +54,8 @@ SKIP = {
 CASE_SKIP = {
     "unpool_dup_index_larger_out_f64__grad": "duplicate indices: the forward keeps the last "
                                              "write, Paddle's grad reads dOut for every input",
+    "spp_max_h3__grad": "windows of padding only give -FLT_MAX: the loss (~1e38) swamps the "
+                        "differences",
 }
 
 

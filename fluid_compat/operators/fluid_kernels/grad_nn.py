@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
+from fluid_compat.operators.fluid_kernels.window import spp_level
+from phi.kernels.grad_pool import pool_window_grad
 from phi.kernels.grad_vision import interp_grad_compute
 
 __all__: list[str] = []
@@ -134,4 +136,45 @@ class InterpV1GradKernel(FluidKernel):
         dx = interp_grad_compute(ctx.dev_ctx, x, None, [], None, dout, ctx.attr("data_layout"),
                                  [], [], ctx.attr("interp_method"), ctx.attr("align_corners"),
                                  ctx.attr("align_mode"), v1=True)
+        ctx.set_output("X@GRAD", dx)
+
+
+@register_fluid_kernel("shuffle_channel_grad", "CPU", ("float32", "float64"))
+class ShuffleChannelGradKernel(FluidKernel):
+    """The forward's own shuffle applied to the gradient ([g, C/g] -> [C/g, g]), as Paddle's
+    grad kernel does: the inverse only when g * g == C (shuffle_channel_g2 is the evidence)."""
+
+    def compute(self, ctx) -> None:
+        xp = ctx.xp
+        dout = ctx.input_array("Out@GRAD")
+        n, c = dout.shape[:2]
+        g = ctx.attr("group")
+        t = xp.reshape(dout, (n, g, c // g, *dout.shape[2:]))
+        dx = xp.reshape(xp.swapaxes(t, 1, 2), dout.shape)
+        ctx.set_output("X@GRAD", xp.ascontiguousarray(dx))
+
+
+@register_fluid_kernel("spp_grad", "CPU", ("float32", "float64"))
+class SppGradKernel(FluidKernel):
+    """Per pyramid level, the pooling gradient of its slice of Out (max: the first maximum of
+    each window; avg: exclusive), summed over the levels."""
+
+    def compute(self, ctx) -> None:
+        xp = ctx.xp
+        x = ctx.input_array("X")
+        out = ctx.input_array("Out")
+        dout = ctx.input_array("Out@GRAD")
+        kind = ctx.attr("pooling_type")
+        n, c, h, w = x.shape
+        dx = xp.zeros_like(x)
+        offset = 0
+        for p in range(ctx.attr("pyramid_height")):
+            bins = 2 ** p
+            (kh, ph), (kw, pw) = spp_level(h, bins), spp_level(w, bins)
+            width = c * bins * bins
+            shape = (n, c, bins, bins)
+            level = [xp.reshape(a[:, offset:offset + width], shape) for a in (out, dout)]
+            dx += pool_window_grad(xp, x, level[0], level[1], (kh, kw), (kh, kw), (ph, pw),
+                                   kind, True)
+            offset += width
         ctx.set_output("X@GRAD", dx)
