@@ -11,6 +11,9 @@ scattered, maxout / prelu as Paddle's grad functors.
 
 from __future__ import annotations
 
+import functools
+import itertools
+
 import numpy as np
 
 from phi.common.data_type import DataType
@@ -289,3 +292,83 @@ INTERP_GRAD_DTYPES = ["float32", "float64", "float16", "bfloat16"]
 for _name in ("linear_interp_grad", "bilinear_interp_grad", "trilinear_interp_grad",
               "bicubic_interp_grad", "nearest_interp_grad"):
     _register_interp_grad(_name)
+
+
+# -- grid_sample ---------------------------------------------------------------------------------
+
+def _grid_coord(xp, g, size: int, padding_mode: str, align_corners: bool):
+    """(source coordinate, d coordinate / d grid) of one grid axis, as the forward computes the
+    coordinate (unnormalize, then border clip or reflection) and Paddle's ClipWithMask /
+    ReflectCoordinates scale it: 0 where the clip cut, -1 where a reflection flipped."""
+    t = g.dtype.type
+    c = (g + t(1)) / t(2) * t(size - 1) if align_corners else ((g + t(1)) * t(size) - t(1)) / t(2)
+    d = xp.full(g.shape, t((size - 1) / 2 if align_corners else size / 2), dtype=g.dtype)
+    if padding_mode == "border":
+        r = xp.clip(c, t(0), t(size - 1))
+        return r, d * (r == c)
+    if padding_mode == "reflection":
+        span, off = (2 * (size - 1), 0.0) if align_corners else (2 * size, 0.5)
+        if span <= 0:
+            return xp.zeros_like(c), xp.zeros_like(c)
+        shifted = c + t(off)
+        a = xp.abs(shifted)
+        extra = a - xp.floor(a / t(span)) * t(span)
+        flip = extra > t(span) - extra
+        reflected = xp.minimum(extra, t(span) - extra) - t(off)
+        r = xp.clip(reflected, t(0), t(size - 1))
+        sign = xp.where(shifted < 0, t(-1), t(1)) * xp.where(flip, t(-1), t(1))
+        return r, d * sign * (r == reflected)
+    return c, d
+
+
+@register_kernel("grid_sample_grad", ("CPU", "GPU"), dtypes=FLOATS)
+def grid_sample_grad(ctx, x: Tensor, grid: Tensor, out_grad: Tensor, mode: str,
+                     padding_mode: str, align_corners: bool) -> tuple[Tensor, Tensor]:
+    """(dx, dgrid) of grid_sample: dOut scattered to the sampled neighbours with their
+    weights; dgrid from the weights' slopes times the coordinate transform's (nearest: 0)."""
+    xp = ctx.xp
+    nd = x.ndim - 2
+    sizes = x.shape[2:]
+    coords, dcoords = [], []
+    for i in range(nd):  # grid[..., 0] indexes W
+        c, d = _grid_coord(xp, grid[..., i], sizes[nd - 1 - i], padding_mode, align_corners)
+        coords.append(c)
+        dcoords.append(d)
+    coords, dcoords = coords[::-1], dcoords[::-1]  # (D,) H, W order
+    n, ch = x.shape[:2]
+    xl = xp.moveaxis(x, 1, -1)  # [N, *in, C]
+    dxl = xp.zeros(xl.shape, dtype=x.dtype)
+    dout = xp.moveaxis(out_grad, 1, -1)  # [N, *out, C]
+    batch = xp.broadcast_to(xp.reshape(xp.arange(n), (n,) + (1,) * (grid.ndim - 2)),
+                            grid.shape[:-1])
+
+    def corner(idx, weight):
+        """Scatter dOut * weight into the corner where it lies inside; its values (0 outside)."""
+        inside = xp.ones(idx[0].shape, bool)
+        clipped = []
+        for k, s in zip(idx, sizes, strict=True):
+            inside &= (k >= 0) & (k < s)
+            clipped.append(xp.clip(k, 0, s - 1))
+        where = tuple(a[inside] for a in (batch, *clipped))
+        xp.add.at(dxl, where, (dout * weight[..., None])[inside])
+        return xp.where(inside[..., None], xl[(batch, *clipped)], x.dtype.type(0))
+
+    dgrid = xp.zeros(grid.shape, dtype=grid.dtype)
+    if mode == "nearest":
+        corner([xp.where(c >= 0, xp.floor(c + 0.5), xp.ceil(c - 0.5)).astype(np.int64)
+                for c in coords], xp.ones(grid.shape[:-1], x.dtype))
+    else:
+        lo = [xp.floor(c) for c in coords]
+        for hi in itertools.product((0, 1), repeat=nd):
+            parts = [(c - b) if h else (b + 1 - c) for c, b, h in zip(coords, lo, hi,
+                                                                       strict=True)]
+            w = functools.reduce(lambda a, b: a * b, parts)
+            v = corner([(b + h).astype(np.int64) for b, h in zip(lo, hi, strict=True)], w)
+            vg = xp.sum(v * dout, axis=-1)
+            for i in range(nd):  # d weight / d coord i: the other axes' parts, signed
+                others = [p for j, p in enumerate(parts) if j != i]
+                slope = functools.reduce(lambda a, b: a * b, others, x.dtype.type(1))
+                sign = x.dtype.type(1 if hi[i] else -1)
+                dgrid[..., nd - 1 - i] += vg * slope * sign * dcoords[i]
+    return (xp.ascontiguousarray(xp.moveaxis(dxl, -1, 1)),
+            xp.ascontiguousarray(dgrid.astype(grid.dtype)))

@@ -107,7 +107,6 @@ NOT_YET: frozenset[str] = frozenset({
     "graph_send_recv_grad",
     "graph_send_ue_recv_grad",
     "graph_send_uv_grad",
-    "grid_sampler_grad",
     "gru_unit_grad",
     "gumbel_softmax_grad",
     "hard_shrink_grad",
