@@ -56,6 +56,8 @@ CASE_SKIP = {
                                              "write, Paddle's grad reads dOut for every input",
     "spp_max_h3__grad": "windows of padding only give -FLT_MAX: the loss (~1e38) swamps the "
                         "differences",
+    "roi_align_lod_aligned_ratio2__grad": "Paddle's grad raises RoI sizes below 1 to 1 even "
+                                          "when aligned, its forward does not",
 }
 
 
