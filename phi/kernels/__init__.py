@@ -76,3 +76,4 @@ from phi.kernels import grad_pool  # noqa: F401 - pooling grads (issue 13, helpe
 from phi.kernels import grad_norm  # noqa: F401 - normalization grads (issue 13, helper gradnn)
 from phi.kernels import grad_vision  # noqa: F401 - vision / layout grads (issue 13, helper gradnn)
 from phi.kernels import grad_roi  # noqa: F401 - RoI grads (issue 13, helper gradnn)
+from phi.kernels import grad_deformable  # noqa: F401 - deformable_conv grad (gradnn)

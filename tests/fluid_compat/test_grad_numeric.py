@@ -58,6 +58,8 @@ CASE_SKIP = {
                         "differences",
     "roi_align_lod_aligned_ratio2__grad": "Paddle's grad raises RoI sizes below 1 to 1 even "
                                           "when aligned, its forward does not",
+    "deformable_conv_v1_far_offsets__grad": "im2col_step 2: Paddle's grad reads a step's dOut "
+                                            "[step, M, L] as [M, step * L]",
 }
 
 
