@@ -57,7 +57,6 @@ NOT_YET: frozenset[str] = frozenset({
     "cumprod_grad",
     "cumsum_grad",
     "cvm_grad",
-    "deformable_psroi_pooling_grad",
     "diag_v2_grad",
     "diagonal_grad",
     "digamma_grad",
