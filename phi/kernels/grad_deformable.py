@@ -52,7 +52,7 @@ def deformable_conv_grad(ctx, x: Tensor, offset: Tensor, filter: Tensor, mask: T
                          dilations: list[int], deformable_groups: int, groups: int,
                          im2col_step: int) -> tuple[Tensor, Tensor, Tensor, Tensor]:
     """(dInput, dOffset, dFilter, dMask) of deformable_conv (dMask None without Mask)."""
-    n, c, height, width = x.shape
+    n, c = x.shape[:2]
     m, cg, kh, kw = filter.shape
     oh, ow = out_grad.shape[2:]
     sh, sw = strides

@@ -52,7 +52,7 @@ def roi_align_grad(ctx, x: Tensor, boxes: LoDTensor, boxes_num: Tensor | None,
     """Each bin's gradient / its sample count, spread over each sample's bilinear taps; RoI
     sizes below 1 are raised to 1 whether ``aligned`` or not (Paddle's grad kernel)."""
     t = x.dtype.type if x.dtype.kind == "f" else np.float32
-    n_img, channels, height, width = x.shape
+    n_img, _, height, width = x.shape
     dx = np.zeros(x.shape, t)
     ids = roi_batch_ids("roi_align_grad", boxes, boxes_num, n_img)
     ss = t(np.float32(spatial_scale))
@@ -105,7 +105,7 @@ def psroi_pool_grad(ctx, x: Tensor, boxes: LoDTensor, boxes_num: Tensor | None,
                     output_channels: int, spatial_scale: float) -> Tensor:
     """Each bin's gradient / the bin's area added over the bin of its position-sensitive
     input channel."""
-    n_img, channels, height, width = x.shape
+    n_img, _, height, width = x.shape
     ids = roi_batch_ids("psroi_pool_grad", boxes, boxes_num, n_img)
     t = x.dtype.type
     ss = t(np.float32(spatial_scale))

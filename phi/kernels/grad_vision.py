@@ -335,7 +335,7 @@ def grid_sample_grad(ctx, x: Tensor, grid: Tensor, out_grad: Tensor, mode: str,
         coords.append(c)
         dcoords.append(d)
     coords, dcoords = coords[::-1], dcoords[::-1]  # (D,) H, W order
-    n, ch = x.shape[:2]
+    n = x.shape[0]
     xl = xp.moveaxis(x, 1, -1)  # [N, *in, C]
     dxl = xp.zeros(xl.shape, dtype=x.dtype)
     dout = xp.moveaxis(out_grad, 1, -1)  # [N, *out, C]

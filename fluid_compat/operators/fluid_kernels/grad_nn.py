@@ -203,7 +203,7 @@ class DeformablePsroiPoolingGradKernel(FluidKernel):
         grp_h, grp_w = ctx.attr("group_size")
         ph_n, pw_n = ctx.attr("pooled_height"), ctx.attr("pooled_width")
         part_h_n, part_w_n = ctx.attr("part_size")
-        batch, channels, height, width = x.shape
+        batch, _, height, width = x.shape
         ids = np.repeat(np.arange(batch), np.diff(np.asarray(rois_t.lod[-1], np.int64)))
         t = x.dtype.type
         trans = None if no_trans else ctx.input_array("Trans")
