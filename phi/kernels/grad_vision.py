@@ -238,7 +238,7 @@ def interp_grad_compute(ctx, x, out_size, size_tensor, scale_tensor, out_grad,
                         data_layout: str, outs, scale, method: str, align_corners: bool,
                         align_mode: int, *, v1: bool = False):
     """Input gradient of every interp kernel (v2, and v1 with ratios from the sizes only):
-    the output sizes are out_grad's, the scales the forward's (interp_out_sizes)."""
+    the output sizes are out_grad's, the scales Scale's or the ``scale`` attribute's."""
     xp = ctx.xp
 
     def host(a):
@@ -252,8 +252,9 @@ def interp_grad_compute(ctx, x, out_size, size_tensor, scale_tensor, out_grad,
         return xp.asarray(out_grad, copy=True)
     scales = [-1.0] * nd
     if not v1:
-        sizes = [host(t)[0] for t in size_tensor] if size_tensor else None
-        _, scales = interp_out_sizes(in_sizes, outs, scale, sizes, host(scale_tensor),
+        # the grad kernel takes the scales from Scale / ``scale`` even when SizeTensor gives
+        # the sizes (the forward ignores them then): confb_bilinear_v2_sizetensor_and_scale
+        _, scales = interp_out_sizes(in_sizes, outs, scale, None, host(scale_tensor),
                                      host(out_size))
     dtype = ctx.data_type(out_grad)
     work_t = dtype if dtype in (DataType.FLOAT32, DataType.FLOAT64) else DataType.FLOAT32
