@@ -143,9 +143,11 @@ def grad_op_types(op_type: str) -> list[str]:
 
 @functools.cache
 def _grad_slots() -> dict[str, tuple[dict[str, str], dict[str, str], tuple[str, ...]]]:
-    """grad op type -> (input slot -> source, output slot -> source, forward op types)."""
+    """grad op type -> (input slot -> source, output slot -> source, forward op types); the
+    attribute variants' makers included (batch_norm_grad's Mean / Variance with is_test)."""
     slots: dict[str, tuple[dict, dict, dict]] = {}
-    for fwd, specs in _makers().items():
+    variants = [(fwd, v["makers"]) for fwd, vs in _data()["variants"].items() for v in vs]
+    for fwd, specs in [*_makers().items(), *variants]:
         for spec in specs:
             ins, outs, fwds = slots.setdefault(spec["type"], ({}, {}, {}))
             ins.update(spec["inputs"])

@@ -44,6 +44,28 @@ SKIP = {
     "stright_throuth_estimator": "the gradient is defined to pass through a step",
     "eig": "eigenvectors are defined up to the complex phase LAPACK picks at each point: a "
            "loss through them is no function of X (Paddle's formula assumes a fixed gauge)",
+    "spectral_norm": "Paddle's grad kernel is not the derivative (it ignores the dependence of "
+                     "sigma on W beyond a dOut-unweighted sum; gradnn matches Paddle)",
+    "data_norm": "the BatchSize / BatchSum / BatchSquareSum \"gradients\" are the batch's "
+                 "summary updates, not derivatives",
+    "shuffle_channel": "Paddle's grad applies the forward shuffle again (the inverse only when "
+                       "group * group == C)",
+}
+
+
+#: single grad cases whose forward is not differentiable at the case's inputs, with the reason
+CASE_SKIP = {
+    "unpool_dup_index_larger_out_f64__grad": "duplicate indices: the forward keeps the last "
+                                             "write, Paddle's grad reads dOut for every input",
+    "spp_max_h3__grad": "windows of padding only give -FLT_MAX: the loss (~1e38) swamps the "
+                        "differences",
+    "roi_align_lod_aligned_ratio2__grad": "Paddle's grad raises RoI sizes below 1 to 1 even "
+                                          "when aligned, its forward does not",
+    "deformable_conv_v1_far_offsets__grad": "im2col_step 2: Paddle's grad reads a step's dOut "
+                                            "[step, M, L] as [M, step * L]",
+    "confb_bilinear_v2_sizetensor_and_scale__grad": "SizeTensor and scale: the forward's "
+                                                    "ratios come from the sizes, the grad's "
+                                                    "from scale",
 }
 
 
@@ -78,6 +100,8 @@ def test_grad_matches_numeric_gradient(name):
     case = json.loads((GRAD_CASES / f"{name}.json").read_text())
     if case["op_type"] in NOT_YET:
         pytest.skip(f"{case['op_type']} is not written yet")
+    if name in CASE_SKIP:
+        pytest.skip(CASE_SKIP[name])
     fwd_type = case["grad_maker"]["forward"]["type"]
     if fwd_type in SKIP:
         pytest.skip(SKIP[fwd_type])

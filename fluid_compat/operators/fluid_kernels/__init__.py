@@ -35,3 +35,4 @@ from fluid_compat.operators.fluid_kernels import pyramid_hash  # noqa: F401 - py
 from fluid_compat.operators.fluid_kernels import optimizers2  # noqa: F401 - dpsgd, dgc_*
 from fluid_compat.operators.fluid_kernels import selected_rows  # noqa: F401 - lookup_table_grad
 from fluid_compat.operators.fluid_kernels import grad_elem  # noqa: F401 - elementwise/matmul/reduce grads
+from fluid_compat.operators.fluid_kernels import grad_nn  # noqa: F401 - nn grad hooks (gradnn)
