@@ -136,7 +136,10 @@ def grad_op_descs(op_type: str, inputs: Mapping[str, Iterable[str]],
 @functools.cache
 def _grad_slots() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     slots: dict[str, tuple[dict, dict]] = {}
-    for specs in _makers().values():
+    # the makers of attribute variants too (sequence_conv_grad's PaddingData with
+    # paddingTrainable)
+    variants = [v["makers"] for vs in _data()["variants"].values() for v in vs]
+    for specs in [*_makers().values(), *variants]:
         for spec in specs:
             ins, outs = slots.setdefault(spec["type"], ({}, {}))
             ins.update(dict.fromkeys(spec["inputs"]))

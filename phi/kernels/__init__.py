@@ -72,3 +72,4 @@ from phi.kernels import deformable_conv  # noqa: F401 - deformable_conv (issue 1
 from phi.kernels import detection2  # noqa: F401 - yolo_loss (issue 12)
 from phi.kernels import optimizers2  # noqa: F401 - dgc_momentum, merged_adam (issue 13)
 from phi.kernels import grad_loss  # noqa: F401 - softmax / loss / dropout grads (issue 13)
+from phi.kernels import grad_sequence  # noqa: F401 - sequence_pool_grad (issue 13)

@@ -34,3 +34,4 @@ from fluid_compat.operators.fluid_kernels import beam_decode  # noqa: F401 - bea
 from fluid_compat.operators.fluid_kernels import pyramid_hash  # noqa: F401 - pyramid_hash
 from fluid_compat.operators.fluid_kernels import optimizers2  # noqa: F401 - dpsgd, dgc_*
 from fluid_compat.operators.fluid_kernels import grad_loss  # noqa: F401 - loss grads (issue 13)
+from fluid_compat.operators.fluid_kernels import grad_seq  # noqa: F401 - sequence grads (issue 13)

@@ -1,0 +1,235 @@
+"""Fluid grad kernels of the sequence / LoD ops Paddle 2.6.2 runs as STRUCTURE kernels (empty
+KernelSignature; paddle/fluid/operators/sequence_ops/*_op.h, lod_reset_op.h): each grad scatters
+Out@GRAD back onto the rows of the forward input it came from, which keeps that input's LoD."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+
+from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.fluid_kernels.grad_loss import wanted
+from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
+from phi.core.errors import InvalidArgument
+from phi.core.lod import to_abs_offset
+from phi.kernels.funcs import quiet
+
+__all__: list[str] = []
+
+_NUM = ("float32", "float64", "int32", "int64")
+_FLOATS = ("float32", "float64")
+
+# the grad ops' InferShape: ShareLoD(X, X@GRAD) (sequence_concat sets each X@GRAD itself)
+for _op in ("sequence_conv_grad", "sequence_expand_grad", "sequence_expand_as_grad",
+            "sequence_pad_grad", "sequence_reshape_grad", "sequence_slice_grad",
+            "sequence_softmax_grad", "sequence_unpad_grad", "lod_reset_grad",
+            "sequence_scatter_grad"):
+    op_hooks(_op, share_lod={"X@GRAD": "X"})
+# run_op: one X@GRAD per X
+op_hooks("sequence_concat_grad",
+         output_counts=lambda attrs, inputs: {"X@GRAD": len(inputs.get("X") or ())})
+
+
+def _last_level(ctx, slot: str) -> tuple[int, ...]:
+    t = ctx.input(slot)
+    if t is None or not t.lod:
+        raise InvalidArgument(f"{ctx.type}: Input({slot}) must hold a LoD (sequence offsets).")
+    return t.lod[-1]
+
+
+@register_fluid_kernel("sequence_concat_grad", "CPU", _NUM)
+class SequenceConcatGradKernel(FluidKernel):
+    """Out@GRAD split back: sequence i of Out is sequence i of each X in turn (level 0's raw
+    offsets, as the forward reads them); rows level 0 does not reach get 0."""
+
+    def compute(self, ctx) -> None:
+        xs = ctx.multi_input("X")
+        dout = ctx.input_array("Out@GRAD")
+        grads = [np.zeros_like(t.data) for t in xs]
+        row = 0
+        for i in range(len(xs[0].lod[0]) - 1):
+            for t, g in zip(xs, grads, strict=True):
+                a, b = t.lod[0][i], t.lod[0][i + 1]
+                g[a:b] = dout[row:row + b - a]
+                row += b - a
+        names = ctx.op.outputs.get("X@GRAD", ())
+        for k, (t, g) in enumerate(zip(xs, grads, strict=True)):
+            if k < len(names) and names[k] != "@EMPTY@":
+                ctx.set_output("X@GRAD", g, index=k, lod=t.lod)
+
+
+@register_fluid_kernel("sequence_expand_as_grad", "CPU", _NUM)
+class SequenceExpandAsGradKernel(FluidKernel):
+    """Row i of X@GRAD: the sum of Out@GRAD over Y's sequence i."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        dout = ctx.input_array("Out@GRAD")
+        level = _last_level(ctx, "Y")
+        dx = np.zeros_like(x)
+        for i, (a, b) in enumerate(pairwise(level)):
+            dx[i] = dout[a:b].sum(axis=0, dtype=x.dtype)
+        ctx.set_output("X@GRAD", dx)
+
+
+@register_fluid_kernel("sequence_expand_grad", "CPU", _NUM)
+class SequenceExpandGradKernel(FluidKernel):
+    """Sequence (row without a LoD) i of X@GRAD: the sum of its copies in Out@GRAD, copied as
+    often as Y's sequence i at ref_level holds entries."""
+
+    def compute(self, ctx) -> None:
+        x, y = ctx.input("X"), ctx.input("Y")
+        dout = ctx.input_array("Out@GRAD")
+        ref = int(ctx.attr("ref_level"))
+        ref = len(y.lod) - 1 if ref == -1 else ref
+        repeats = np.diff(np.asarray(y.lod[ref], np.int64))
+        x_level = x.lod[0] if x.lod else tuple(range(x.data.shape[0] + 1))
+        dx = np.zeros_like(x.data)
+        row = 0
+        for (a, b), k in zip(pairwise(x_level), repeats, strict=False):
+            n = b - a
+            if k > 0:
+                block = dout[row:row + k * n].reshape(int(k), n, *dout.shape[1:])
+                dx[a:b] = block.sum(axis=0, dtype=dx.dtype)
+                row += k * n
+        ctx.set_output("X@GRAD", dx)
+
+
+@register_fluid_kernel("sequence_pad_grad", "CPU", _NUM)
+class SequencePadGradKernel(FluidKernel):
+    """The first len_i rows of Out@GRAD[i] back onto X's sequence i (level 0, absolute)."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input("X")
+        dout = ctx.input_array("Out@GRAD")
+        level = to_abs_offset(x.lod)[0]
+        dx = np.zeros_like(x.data)
+        for i, (a, b) in enumerate(pairwise(level)):
+            dx[a:b] = dout[i, :b - a]
+        ctx.set_output("X@GRAD", dx)
+
+
+@register_fluid_kernel("sequence_unpad_grad", "CPU", _NUM)
+class SequenceUnpadGradKernel(FluidKernel):
+    """X@GRAD [sequences, length, ...]: Out@GRAD's sequence i in the first rows of entry i
+    (its LoD gives the lengths), 0 in the padding."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        dout = ctx.input_array("Out@GRAD")
+        level = _last_level(ctx, "Out@GRAD")
+        dx = np.zeros_like(x)
+        for i, (a, b) in enumerate(pairwise(level)):
+            dx[i, :b - a] = dout[a:b].reshape(b - a, *x.shape[2:])
+        ctx.set_output("X@GRAD", dx)
+
+
+@register_fluid_kernel("sequence_reshape_grad", "CPU", _NUM)
+class SequenceReshapeGradKernel(FluidKernel):
+    """Out@GRAD's values in X's shape."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        ctx.set_output("X@GRAD", np.array(ctx.input_array("Out@GRAD")).reshape(x.shape))
+
+
+@register_fluid_kernel("lod_reset_grad", "CPU", ("float16", *_NUM))
+class LodResetGradKernel(FluidKernel):
+    """Out@GRAD's values (X's LoD comes back by ShareLoD)."""
+
+    def compute(self, ctx) -> None:
+        ctx.set_output("X@GRAD", np.array(ctx.input_array("Out@GRAD")))
+
+
+@register_fluid_kernel("sequence_scatter_grad", "CPU", _NUM)
+class SequenceScatterGradKernel(FluidKernel):
+    """X@GRAD = Out@GRAD; Updates@GRAD[k] = Out@GRAD[i, Ids[k]] for k in Ids' sequence i."""
+
+    def compute(self, ctx) -> None:
+        dout = ctx.input_array("Out@GRAD")
+        if wanted(ctx, "X@GRAD"):
+            ctx.set_output("X@GRAD", np.array(dout))
+        if wanted(ctx, "Updates@GRAD"):
+            ids = np.asarray(ctx.input_array("Ids")).reshape(-1).astype(np.int64)
+            updates = ctx.input_array("Updates")
+            rows = np.repeat(np.arange(len(_last_level(ctx, "Ids")) - 1),
+                             np.diff(np.asarray(_last_level(ctx, "Ids"), np.int64)))
+            du = dout[rows, ids].astype(updates.dtype).reshape(updates.shape)
+            ctx.set_output("Updates@GRAD", du)
+
+
+@register_fluid_kernel("sequence_slice_grad", "CPU", _NUM)
+class SequenceSliceGradKernel(FluidKernel):
+    """Out@GRAD's sequence i back at rows Offset[i] ... of X's sequence i; 0 elsewhere."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        dout = ctx.input_array("Out@GRAD")
+        level = _last_level(ctx, "X")
+        offset = np.asarray(ctx.input_array("Offset")).reshape(-1).astype(np.int64)
+        length = np.asarray(ctx.input_array("Length")).reshape(-1).astype(np.int64)
+        dx = np.zeros_like(x)
+        row = 0
+        for i in range(len(level) - 1):
+            start = level[i] + offset[i]
+            dx[start:start + length[i]] = dout[row:row + length[i]]
+            row += length[i]
+        ctx.set_output("X@GRAD", dx)
+
+
+@register_fluid_kernel("sequence_softmax_grad", "CPU", _FLOATS)
+class SequenceSoftmaxGradKernel(FluidKernel):
+    """Per sequence (X's last level): out * (dout - sum(out * dout))."""
+
+    def compute(self, ctx) -> None:
+        out = ctx.input_array("Out")
+        dout = ctx.input_array("Out@GRAD").reshape(-1)
+        flat = out.reshape(-1)
+        dx = np.zeros_like(flat)
+        with quiet(np):
+            for a, b in pairwise(_last_level(ctx, "X")):
+                s = np.sum(flat[a:b] * dout[a:b], dtype=flat.dtype)
+                dx[a:b] = flat[a:b] * (dout[a:b] - s)
+        ctx.set_output("X@GRAD", dx.reshape(out.shape))
+
+
+@register_fluid_kernel("sequence_conv_grad", "CPU", _FLOATS)
+class SequenceConvGradKernel(FluidKernel):
+    """The context matrix C of the forward (rows t + contextStart ... of each sequence,
+    PaddingData rows / zeros beyond its ends): Filter@GRAD = C^T dOut, and dC = dOut Filter^T
+    added back onto the X rows (X@GRAD) and PaddingData rows (PaddingData@GRAD) it read."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        w = ctx.input_array("Filter")
+        dout = ctx.input_array("Out@GRAD")
+        level = _last_level(ctx, "X")
+        length, start = int(ctx.attr("contextLength")), int(ctx.attr("contextStart"))
+        trainable = bool(ctx.attr("paddingTrainable"))
+        pad = ctx.input("PaddingData")
+        up = max(0, -start)
+        d = x.shape[1]
+        cols = np.zeros((x.shape[0], length * d), x.dtype)
+        dcols = (dout @ w.T).astype(x.dtype)
+        dx = np.zeros_like(x)
+        dpad = np.zeros_like(pad.data) if pad is not None else None
+        for a, b in pairwise(level):
+            n = b - a
+            for t in range(n):
+                for c in range(length):
+                    pos = t + start + c
+                    part = dcols[a + t, c * d:(c + 1) * d]
+                    if 0 <= pos < n:
+                        cols[a + t, c * d:(c + 1) * d] = x[a + pos]
+                        dx[a + pos] += part
+                    elif trainable:
+                        k = pos + up if pos < 0 else up + (pos - n)
+                        cols[a + t, c * d:(c + 1) * d] = pad.data[k]
+                        dpad[k] += part
+        if wanted(ctx, "X@GRAD"):
+            ctx.set_output("X@GRAD", dx)
+        if wanted(ctx, "Filter@GRAD"):
+            ctx.set_output("Filter@GRAD", (cols.T @ dout).astype(w.dtype))
+        if trainable and dpad is not None and wanted(ctx, "PaddingData@GRAD"):
+            ctx.set_output("PaddingData@GRAD", dpad)
