@@ -233,3 +233,102 @@ class SequenceConvGradKernel(FluidKernel):
             ctx.set_output("Filter@GRAD", (cols.T @ dout).astype(w.dtype))
         if trainable and dpad is not None and wanted(ctx, "PaddingData@GRAD"):
             ctx.set_output("PaddingData@GRAD", dpad)
+
+
+@register_fluid_kernel("row_conv_grad", "CPU", ("float32",))
+class RowConvGradKernel(FluidKernel):
+    """out[k] = sum_w x[k + w] * filter[w] within each sequence (LoD offsets, or each [T, D]
+    slice of [B, T, D]): dx[k + w] += dout[k] * filter[w], dfilter[w] += dout[k] * x[k + w]."""
+
+    def compute(self, ctx) -> None:
+        x, f = ctx.input_array("X"), ctx.input_array("Filter")
+        dout = ctx.input_array("Out@GRAD")
+        lod = ctx.input("X").lod
+        rows = x.reshape(-1, x.shape[-1])
+        drows = dout.reshape(-1, x.shape[-1])
+        if lod:
+            offsets = [int(v) for v in lod[-1]]
+        else:
+            t = x.shape[1] if x.ndim == 3 else rows.shape[0]
+            offsets = list(range(0, rows.shape[0] + 1, t)) if t else [0]
+        dx, df = np.zeros_like(rows), np.zeros_like(f)
+        for a, b in pairwise(offsets):
+            for w in range(min(f.shape[0], b - a)):
+                dx[a + w:b] += drows[a:b - w] * f[w]
+                df[w] += np.sum(drows[a:b - w] * rows[a + w:b], axis=0, dtype=f.dtype)
+        if wanted(ctx, "X@GRAD"):
+            ctx.set_output("X@GRAD", dx.reshape(x.shape))
+        if wanted(ctx, "Filter@GRAD"):
+            ctx.set_output("Filter@GRAD", df)
+
+
+@register_fluid_kernel("im2sequence_grad", "CPU", ("float32",))
+class Im2SequenceGradKernel(FluidKernel):
+    """Each Out@GRAD row (one patch of C * kh * kw values) added back onto the image positions
+    it was read from; padding positions dropped."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        kh, kw = (int(v) for v in ctx.attr("kernels"))
+        sh, sw = (int(v) for v in ctx.attr("strides"))
+        up, left, down, right = (int(v) for v in ctx.attr("paddings"))
+        n, c, h, w = x.shape
+        oh, ow = (h + up + down - kh) // sh + 1, (w + left + right - kw) // sw + 1
+        dout = ctx.input_array("Out@GRAD").reshape(n, oh, ow, c, kh, kw)
+        padded = np.zeros((n, c, h + up + down, w + left + right), x.dtype)
+        for i in range(oh):
+            for j in range(ow):
+                padded[:, :, i * sh:i * sh + kh, j * sw:j * sw + kw] += dout[:, i, j]
+        ctx.set_output("X@GRAD", np.ascontiguousarray(padded[:, :, up:up + h, left:left + w]))
+
+
+def _act_grad(kind: int, y, dy):
+    """d act / d x from the activation's output y (identity, sigmoid, tanh, relu)."""
+    t = y.dtype.type
+    if kind == 1:
+        return dy * y * (t(1) - y)
+    if kind == 2:
+        return dy * (t(1) - y * y)
+    if kind == 3:
+        return dy * (y > t(0)).astype(y.dtype)
+    return dy
+
+
+@register_fluid_kernel("gru_unit_grad", "CPU", _FLOATS)
+class GruUnitGradKernel(FluidKernel):
+    """One GRU step backwards from Gate (u, r, c activated), ResetHiddenPrev and Hidden@GRAD;
+    Weight's buffer holds [D, 2D] update / reset weights then [D, D] candidate weights."""
+
+    def compute(self, ctx) -> None:
+        hp, w = ctx.input_array("HiddenPrev"), ctx.input_array("Weight")
+        gate, rhp = ctx.input_array("Gate"), ctx.input_array("ResetHiddenPrev")
+        dh = ctx.input_array("Hidden@GRAD")
+        d = hp.shape[1]
+        t = hp.dtype.type
+        flat = w.reshape(-1)
+        w_ur, w_c = flat[:2 * d * d].reshape(d, 2 * d), flat[2 * d * d:].reshape(d, d)
+        u, r, c = gate[:, :d], gate[:, d:2 * d], gate[:, 2 * d:]
+        act, gate_act = int(ctx.attr("activation")), int(ctx.attr("gate_activation"))
+        with quiet(np):
+            if ctx.attr("origin_mode"):
+                dc, du, dhp = dh * (t(1) - u), dh * (hp - c), dh * u
+            else:
+                dc, du, dhp = dh * u, dh * (c - hp), dh * (t(1) - u)
+            dg = np.empty_like(gate)
+            dg[:, :d] = _act_grad(gate_act, u, du)
+            dg[:, 2 * d:] = _act_grad(act, c, dc)
+            drhp = dg[:, 2 * d:] @ w_c.T
+            dw_c = rhp.T @ dg[:, 2 * d:]
+            dg[:, d:2 * d] = _act_grad(gate_act, r, drhp * hp)
+            dhp = dhp + drhp * r + dg[:, :2 * d] @ w_ur.T
+            dw_ur = hp.T @ dg[:, :2 * d]
+        if wanted(ctx, "Input@GRAD"):
+            ctx.set_output("Input@GRAD", dg)
+        if wanted(ctx, "HiddenPrev@GRAD"):
+            ctx.set_output("HiddenPrev@GRAD", dhp.astype(hp.dtype))
+        if wanted(ctx, "Weight@GRAD"):
+            dw = np.concatenate([dw_ur.reshape(-1), dw_c.reshape(-1)]).astype(w.dtype)
+            ctx.set_output("Weight@GRAD", dw.reshape(w.shape))
+        if wanted(ctx, "Bias@GRAD") and ctx.has_input("Bias"):
+            bias = ctx.input_array("Bias")
+            ctx.set_output("Bias@GRAD", dg.sum(axis=0, dtype=dg.dtype).reshape(bias.shape))
