@@ -139,7 +139,6 @@ NOT_YET: frozenset[str] = frozenset({
     "leaky_relu_grad",
     "lerp_grad",
     "lgamma_grad",
-    "linear_chain_crf_grad",
     "linear_interp_grad",
     "linear_interp_v2_grad",
     "log10_grad",
@@ -156,7 +155,6 @@ NOT_YET: frozenset[str] = frozenset({
     "lu_grad",
     "lu_unpack_grad",
     "masked_select_grad",
-    "match_matrix_tensor_grad",
     "matmul_grad",
     "matmul_v2_grad",
     "matrix_power_grad",
@@ -266,7 +264,6 @@ NOT_YET: frozenset[str] = frozenset({
     "unpool_grad",
     "unsqueeze2_grad",
     "unstack_grad",
-    "var_conv_2d_grad",
     "where_grad",
     "yolov3_loss_grad",
 })

@@ -332,3 +332,132 @@ class GruUnitGradKernel(FluidKernel):
         if wanted(ctx, "Bias@GRAD") and ctx.has_input("Bias"):
             bias = ctx.input_array("Bias")
             ctx.set_output("Bias@GRAD", dg.sum(axis=0, dtype=dg.dtype).reshape(bias.shape))
+
+
+def _normalized(v):
+    """NormalizeL1 of a row (a copy)."""
+    return v * (v.dtype.type(1) / v.sum())
+
+
+@register_fluid_kernel("linear_chain_crf_grad", "CPU", _FLOATS)
+class LinearChainCrfGradKernel(FluidKernel):
+    """Per sequence: beta by the backward recursion over TransitionExps (L1-normalized rows);
+    dEmission = ll_grad * (alpha * beta / row sums) - ll_grad at the labels; dTransition:
+    start / end rows from the first / last dEmission rows, tag-to-tag rows from the
+    normalized pairwise marginals minus the label transitions (Paddle's order of sums)."""
+
+    def compute(self, ctx) -> None:
+        em = ctx.input_array("Emission")
+        tags = em.shape[-1]
+        x_exps = ctx.input_array("EmissionExps").reshape(-1, tags)
+        alpha = ctx.input_array("Alpha").reshape(-1, tags)
+        w_exps = ctx.input_array("TransitionExps")
+        labels = ctx.input_array("Label").reshape(-1).astype(np.int64)
+        ll_grad = ctx.input_array("LogLikelihood@GRAD").reshape(-1)
+        if ctx.has_input("Length"):
+            lengths = ctx.input_array("Length").reshape(-1).tolist()
+            ranges = [(i * em.shape[1], i * em.shape[1] + int(n)) for i, n in enumerate(lengths)]
+        else:
+            ranges = list(pairwise(ctx.input("Label").lod[0]))
+        t = em.dtype.type
+        dx = np.zeros_like(x_exps)
+        dw = np.zeros_like(w_exps)
+        trans = w_exps[2:]
+        with quiet(np):
+            for s, (a, b) in enumerate(ranges):
+                if a == b:
+                    continue
+                n, g = b - a, ll_grad[s]
+                beta = np.empty((n, tags), em.dtype)
+                beta[-1] = _normalized(w_exps[1].copy())
+                for k in range(n - 2, -1, -1):
+                    beta[k] = _normalized(trans @ (x_exps[a + k + 1] * beta[k + 1]))
+                prob = alpha[a:b] * beta
+                dxs = (prob / prob.sum(axis=1, keepdims=True)) * g
+                dxs[np.arange(n), labels[a:b]] -= g
+                dx[a:b] = dxs
+                dw[0] += dxs[0]
+                dw[1] += dxs[-1]
+                p2 = beta * x_exps[a:b]
+                tmp = p2 / p2.sum(axis=1, keepdims=True)
+                for k in range(1, n):
+                    pair = trans * np.outer(alpha[a + k - 1], tmp[k])
+                    dw[2:] += (t(1) / pair.sum()) * pair * g
+                    dw[labels[a + k - 1] + 2, labels[a + k]] -= g
+        if wanted(ctx, "Emission@GRAD"):
+            ctx.set_output("Emission@GRAD", dx.reshape(em.shape), lod=ctx.input("Emission").lod)
+        if wanted(ctx, "Transition@GRAD"):
+            ctx.set_output("Transition@GRAD", dw)
+
+
+@register_fluid_kernel("match_matrix_tensor_grad", "CPU", ("float32",))
+class MatchMatrixTensorGradKernel(FluidKernel):
+    """Out[b] = (x_b W)_t y_b^T per channel t: dTmp = dOut y, dY += dOut^T Tmp, then
+    dX = dTmp W^T and dW = X^T dTmp (Tmp = X W from the forward)."""
+
+    def compute(self, ctx) -> None:
+        x, y, w = (ctx.input_array(s) for s in ("X", "Y", "W"))
+        dim_t = int(ctx.attr("dim_t"))
+        dim_in = x.shape[1]
+        tmp = ctx.input_array("Tmp").reshape(-1, dim_t, dim_in)
+        dout = ctx.input_array("Out@GRAD").reshape(-1)
+        dtmp = np.zeros_like(tmp)
+        dy = np.zeros_like(y)
+        pos = 0
+        for (a, b), (c, d) in zip(pairwise(_last_level(ctx, "X")), pairwise(_last_level(ctx, "Y")),
+                                  strict=True):
+            n = dim_t * (b - a) * (d - c)
+            g = dout[pos:pos + n].reshape(dim_t, b - a, d - c)
+            pos += n
+            dtmp[a:b] = (g @ y[c:d]).transpose(1, 0, 2)
+            dy[c:d] += np.einsum("tij,itk->jk", g, tmp[a:b]).astype(y.dtype)
+        flat_w = w.reshape(dim_in, dim_t * dim_in)
+        dflat = dtmp.reshape(-1, dim_t * dim_in)
+        if wanted(ctx, "X@GRAD"):
+            ctx.set_output("X@GRAD", (dflat @ flat_w.T).astype(x.dtype),
+                           lod=ctx.input("X").lod)
+        if wanted(ctx, "Y@GRAD"):
+            ctx.set_output("Y@GRAD", dy, lod=ctx.input("Y").lod)
+        if wanted(ctx, "W@GRAD"):
+            ctx.set_output("W@GRAD", (x.T @ dflat).astype(w.dtype).reshape(w.shape))
+
+
+@register_fluid_kernel("var_conv_2d_grad", "CPU", ("float32",))
+class VarConv2dGradKernel(FluidKernel):
+    """Out_b = W Col_b per sample: dW = sum dOut_b Col_b^T; dCol_b = W^T dOut_b added back
+    onto the image positions its windows read (zero padding dropped)."""
+
+    def compute(self, ctx) -> None:
+        x, w = ctx.input_array("X").reshape(-1), ctx.input_array("W")
+        col = ctx.input_array("Col").reshape(-1)
+        dout = ctx.input_array("Out@GRAD").reshape(-1)
+        xo = _last_level(ctx, "X")
+        hs = [b - a for a, b in pairwise(_last_level(ctx, "ROW"))]
+        ws = [b - a for a, b in pairwise(_last_level(ctx, "COLUMN"))]
+        c_in, c_out = int(ctx.attr("InputChannel")), int(ctx.attr("OutputChannel"))
+        kh, kw = int(ctx.attr("KernelH")), int(ctx.attr("KernelW"))
+        sh, sw = int(ctx.attr("StrideH")), int(ctx.attr("StrideW"))
+        dx, dw = np.zeros_like(x), np.zeros_like(w)
+        col_pos = out_pos = 0
+        for b in range(len(xo) - 1):
+            h, wd = hs[b], ws[b]
+            oy = (h - 1) // sh + 1 if h else 0
+            ox = (wd - 1) // sw + 1 if wd else 0
+            cb = col[col_pos:col_pos + c_in * kh * kw * oy * ox].reshape(c_in * kh * kw, -1)
+            gb = dout[out_pos:out_pos + c_out * oy * ox].reshape(c_out, -1)
+            col_pos += cb.size
+            out_pos += gb.size
+            dw += gb @ cb.T
+            if not (h and wd):
+                continue
+            dcol = (w.T @ gb).reshape(c_in, kh, kw, oy, ox)
+            img = np.zeros((c_in, h + kh // 2 + kh, wd + kw // 2 + kw), x.dtype)
+            for ky in range(kh):
+                for kx in range(kw):
+                    img[:, ky:ky + oy * sh:sh, kx:kx + ox * sw:sw] += dcol[:, ky, kx]
+            dx[xo[b]:xo[b + 1]] = img[:, kh // 2:kh // 2 + h, kw // 2:kw // 2 + wd].reshape(-1)
+        if wanted(ctx, "X@GRAD"):
+            ctx.set_output("X@GRAD", dx.reshape(ctx.input_array("X").shape),
+                           lod=ctx.input("X").lod)
+        if wanted(ctx, "W@GRAD"):
+            ctx.set_output("W@GRAD", dw)
