@@ -382,6 +382,7 @@ def signature_problems(op_type: str, sig: KernelSignature, proto: OpProto | None
     proto_attrs = {a.name: a for a in proto.attrs} if proto is not None else {}
     runtime = set(runtime_attr_names)
     tensor_attr_kinds = dict(tensor_attr_kinds or {})
+    grad = False
     if proto is None:
         messages.append(f"{op_type} has no OpProto: names cannot be checked")
     else:
@@ -389,7 +390,10 @@ def signature_problems(op_type: str, sig: KernelSignature, proto: OpProto | None
             if name not in inputs and (op_type, name) not in FOREIGN_INPUTS:
                 messages.append(f"input {name!r} is not an input slot of {op_type} "
                                 f"(slots: {', '.join(inputs) or 'none'})")
-        for name in sig.attrs:
+        # a grad op carries its forward op's attributes, and its proto (opmakers.grad) marks
+        # every slot duplicable: neither can be checked against it
+        grad = is_grad_op_type(op_type) and not opmakers.has_op(op_type)
+        for name in () if grad else sig.attrs:
             if name not in proto_attrs and name not in runtime and name not in inputs:
                 messages.append(f"attribute {name!r} is neither an attribute nor an input slot "
                                 f"of {op_type}")
@@ -403,6 +407,8 @@ def signature_problems(op_type: str, sig: KernelSignature, proto: OpProto | None
         messages.append(f"phi kernel `{sig.name}` is not registered{hint}")
         return messages
     defs = _distinct_defs(factory, sig.name)
+    if proto is not None and grad:
+        inputs, outputs = {}, {}
     for key, d in defs:
         at = f" [{key}]" if len(defs) > 1 else ""
         messages += _compare(sig, d, at, inputs, outputs, proto_attrs, tensor_attr_kinds)

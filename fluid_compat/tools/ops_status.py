@@ -107,6 +107,7 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
     ``include_paddle`` every op type of Paddle 2.6.2), sorted by name."""
     import opmakers
     from argmap import default_registry
+    from opmakers.grad import is_grad_op_type
     from argmap.check import SUPPORTED_KINDS, argmap_check, enumerate_mappings
     from phi.core.errors import NotFound
     from phi.core.registry import kernel_factory
@@ -118,7 +119,9 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
     registry = default_registry()
     factory = kernel_factory()
     if op_types is None:
-        names = set(opmakers.all_op_types()) | set(registry.mapped_op_types())
+        # grad op types are shown in their forward op's `grad` column, not as rows
+        names = set(opmakers.all_op_types()) | {
+            n for n in registry.mapped_op_types() if opmakers.has_op(n) or not is_grad_op_type(n)}
         if include_paddle:
             names |= set(paddle_op_types(protos))
     else:

@@ -283,3 +283,69 @@ def dropout_nd_grad(ctx, mask: Tensor, out_grad: Tensor, p: Scalar, is_test: boo
     cyclically over the flattened gradient (its Eigen broadcast of a flat vector), not
     broadcast by dims: reproduced."""
     return _dropout_backward(ctx, mask, out_grad, p, is_test, mode, cyclic=bool(axis))
+
+
+# -- yolov3_loss ------------------------------------------------------------------------------
+
+def _sce_grad(t, x, label):
+    """SigmoidCrossEntropyGrad<T>: 1.0 / (1.0 + exp(-x)) - label, exp in T, the rest in double,
+    returned as T."""
+    return t(1.0 / (1.0 + float(np.exp(-t(x)))) - float(label))
+
+
+@register_kernel("yolo_loss_grad", "CPU", dtypes=FLOATS,
+                 input_defs={"gt_label": _ANY, "gt_match_mask": _ANY})
+def yolo_loss_grad(ctx, x: Tensor, gt_box: Tensor, gt_label: Tensor, gt_score: Tensor | None,
+                   objectness_mask: Tensor, gt_match_mask: Tensor, loss_grad: Tensor,
+                   anchors: list[int], anchor_mask: list[int], class_num: int,
+                   ignore_thresh: float, downsample_ratio: int, use_label_smooth: bool,
+                   scale_x_y: float) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+    """X@GRAD only (Paddle writes no GTBox / GTLabel / GTScore gradient): for each matched
+    ground truth the location entries (sigmoid CE for x / y, sign for w / h, weighted by
+    (2 - w h) * score) and the class entries of its cell are SET (a later box overwrites),
+    then every objectness entry: positive (mask > 1e-5) or negative (mask > -0.5), ignored
+    ones 0.  Each term times the image's Loss@GRAD; scale_x_y is not differentiated."""
+    t = x.dtype.type
+    n, _, h, w = x.shape
+    mask_num = len(anchor_mask)
+    b = gt_match_mask.shape[1]
+    input_size = downsample_ratio * h
+    xr = np.asarray(x).reshape(n, mask_num, 5 + class_num, h, w)
+    dx = np.zeros_like(xr)
+    gtb = np.asarray(gt_box)
+    labels = np.asarray(gt_label).astype(np.int64)
+    match = np.asarray(gt_match_mask)
+    score = np.ones((n, b), x.dtype) if gt_score is None else np.asarray(gt_score)
+    dloss = np.asarray(loss_grad).reshape(-1)
+    pos, neg = t(1), t(0)
+    if use_label_smooth:
+        smooth = min(1.0 / float(t(class_num)), 1.0 / 40)
+        pos, neg = t(1.0 - smooth), t(smooth)
+    with quiet(np):
+        for i in range(n):
+            for k in range(b):
+                m = int(match[i, k])
+                if m < 0:
+                    continue
+                gx, gy, gw, gh = (t(v) for v in gtb[i, k])
+                sc, g = t(score[i, k]), t(dloss[i])
+                gi, gj = int(gx * t(w)), int(gy * t(h))
+                a = anchor_mask[m]
+                p, d = xr[i, m, :, gj, gi], dx[i, m, :, gj, gi]
+                tw = np.log(gw * t(input_size) / t(anchors[2 * a]))
+                th = np.log(gh * t(input_size) / t(anchors[2 * a + 1]))
+                wt = t((2.0 - float(gw * gh)) * float(sc))
+                d[0] = _sce_grad(t, p[0], gx * t(h) - t(gi)) * wt * g
+                d[1] = _sce_grad(t, p[1], gy * t(h) - t(gj)) * wt * g
+                d[2] = t(1.0 if p[2] > tw else -1.0) * wt * g
+                d[3] = t(1.0 if p[3] > th else -1.0) * wt * g
+                for c in range(class_num):
+                    d[5 + c] = _sce_grad(t, p[5 + c], pos if c == labels[i, k] else neg) * sc * g
+            obj = np.asarray(objectness_mask)[i]
+            for j, y, z in np.ndindex(mask_num, h, w):
+                o, v = obj[j, y, z], xr[i, j, 4, y, z]
+                if o > 1e-5:
+                    dx[i, j, 4, y, z] = _sce_grad(t, v, t(1)) * o * t(dloss[i])
+                elif o > -0.5:
+                    dx[i, j, 4, y, z] = _sce_grad(t, v, t(0)) * t(dloss[i])
+    return dx.reshape(x.shape), None, None, None

@@ -10,7 +10,9 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.kernel import LoDTensor, Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import quiet
+from phi.kernels.funcs import quiet, trunc_divide
+from phi.kernels.graph import _edge_operands
+from phi.kernels.sequence2 import _bit_codes
 
 __all__: list[str] = []
 
@@ -86,3 +88,132 @@ def warprnnt_grad(ctx, input: Tensor, input_lengths: Tensor, warprnntgrad: Tenso
     g = np.asarray(warprnntgrad)
     with quiet(np):
         return (g * np.asarray(loss_grad).reshape(-1, 1, 1, 1)).astype(g.dtype)
+
+
+# -- shuffle_batch, graph message passing ------------------------------------------------------
+
+_SEND_DTYPES = ["float32", "float64", "int32", "int64"]
+
+
+@register_kernel("shuffle_batch_grad", "CPU", dtypes=_SEND_DTYPES,
+                 input_defs={"shuffleidx": _ANY})
+def shuffle_batch_grad(ctx, shuffleidx: Tensor, out_grad: Tensor, startup_seed: int) -> Tensor:
+    """Row i of X@GRAD is row ShuffleIdx[i] of Out@GRAD (X's leading dims flattened), as
+    Paddle's grad kernel copies it."""
+    g = np.asarray(out_grad)
+    rows = g.reshape(-1, g.shape[-1]) if g.ndim else g.reshape(1, 1)
+    return rows[np.asarray(shuffleidx).reshape(-1).astype(np.int64)].reshape(g.shape)
+
+
+def _sum_to(g, shape):
+    """The per-edge gradient ``g`` [E, broadcast feature dims] summed down to a per-edge
+    operand of feature ``shape`` (right-aligned, as the forward broadcast it)."""
+    rank = g.ndim - 1
+    aligned = (1,) * (rank - len(shape)) + tuple(shape)
+    axes = tuple(i + 1 for i, n in enumerate(aligned) if n == 1 and g.shape[i + 1] != 1)
+    return np.sum(g, axis=axes, keepdims=True, dtype=g.dtype).reshape(g.shape[0], *shape)
+
+
+def _edge_grads(dout, dst, counts, out, messages, reduce_op: str):
+    """d message for each edge: dout of its destination (/ the destination's count for MEAN;
+    MIN / MAX: only where the message is the reduced value)."""
+    g = dout[dst]
+    if reduce_op == "MEAN":
+        c = np.maximum(counts[dst], 1).astype(g.dtype).reshape((-1,) + (1,) * (g.ndim - 1))
+        g = trunc_divide(np, g, c) if np.issubdtype(g.dtype, np.integer) else g / c
+    elif reduce_op in ("MIN", "MAX"):
+        g = np.where(messages == out[dst], g, g.dtype.type(0))
+    return g
+
+
+@register_kernel("send_u_recv_grad", "CPU", dtypes=_SEND_DTYPES,
+                 input_defs={"src_index": _ANY, "dst_index": _ANY, "dst_count": _ANY})
+def send_u_recv_grad(ctx, x: Tensor, src_index: Tensor, dst_index: Tensor, out: Tensor | None,
+                     dst_count: Tensor | None, out_grad: Tensor, reduce_op: str) -> Tensor:
+    """dX[src[e]] += d message e (see _edge_grads)."""
+    src = np.asarray(src_index).reshape(-1).astype(np.int64)
+    dst = np.asarray(dst_index).reshape(-1).astype(np.int64)
+    counts = None if dst_count is None else np.asarray(dst_count).reshape(-1)
+    with quiet(np):
+        g = _edge_grads(np.asarray(out_grad), dst, counts, out, np.asarray(x)[src], reduce_op)
+    dx = np.zeros_like(np.asarray(x))
+    np.add.at(dx, src, g.astype(dx.dtype))
+    return dx
+
+
+def _message_grads(x, y, g, message_op: str):
+    """(d x-operand, d y-operand) per edge of message x op y with d message ``g``."""
+    xs, ys = _edge_operands(x, y)
+    if message_op == "MUL":
+        return _sum_to(g * ys, x.shape[1:]), _sum_to(g * xs, y.shape[1:])
+    gb = np.broadcast_to(g, np.broadcast_shapes(g.shape, xs.shape, ys.shape))
+    return _sum_to(gb, x.shape[1:]), _sum_to(gb, y.shape[1:])
+
+
+@register_kernel("send_ue_recv_grad", "CPU", dtypes=_SEND_DTYPES,
+                 input_defs={"src_index": _ANY, "dst_index": _ANY, "dst_count": _ANY})
+def send_ue_recv_grad(ctx, x: Tensor, y: Tensor, src_index: Tensor, dst_index: Tensor,
+                      out: Tensor | None, dst_count: Tensor | None, out_grad: Tensor,
+                      message_op: str, reduce_op: str) -> tuple[Tensor, Tensor]:
+    """Messages x[src[e]] (ADD / MUL) y[e] reduced into dst: their gradients back onto X's
+    rows and Y's edges, broadcast dims summed."""
+    x, y = np.asarray(x), np.asarray(y)
+    src = np.asarray(src_index).reshape(-1).astype(np.int64)
+    dst = np.asarray(dst_index).reshape(-1).astype(np.int64)
+    counts = None if dst_count is None else np.asarray(dst_count).reshape(-1)
+    xs, ys = _edge_operands(x[src], y)
+    with quiet(np):
+        messages = (xs + ys if message_op == "ADD" else xs * ys).astype(x.dtype)
+        g = _edge_grads(np.asarray(out_grad), dst, counts, out, messages, reduce_op)
+        gx, gy = _message_grads(x[src], y, g, message_op)
+    dx = np.zeros_like(x)
+    np.add.at(dx, src, gx.astype(x.dtype))
+    return dx, gy.astype(y.dtype)
+
+
+@register_kernel("send_uv_grad", "CPU", dtypes=_SEND_DTYPES,
+                 input_defs={"src_index": _ANY, "dst_index": _ANY})
+def send_uv_grad(ctx, x: Tensor, y: Tensor, src_index: Tensor, dst_index: Tensor,
+                 out_grad: Tensor, message_op: str) -> tuple[Tensor, Tensor]:
+    """out[e] = x[src[e]] (ADD / MUL) y[dst[e]]: gradients back onto X's and Y's rows."""
+    x, y = np.asarray(x), np.asarray(y)
+    src = np.asarray(src_index).reshape(-1).astype(np.int64)
+    dst = np.asarray(dst_index).reshape(-1).astype(np.int64)
+    with quiet(np):
+        gx, gy = _message_grads(x[src], y[dst], np.asarray(out_grad), message_op)
+    dx, dy = np.zeros_like(x), np.zeros_like(y)
+    np.add.at(dx, src, gx.astype(x.dtype))
+    np.add.at(dy, dst, gy.astype(y.dtype))
+    return dx, dy
+
+
+# -- hierarchical sigmoid ---------------------------------------------------------------------
+
+@register_kernel("hsigmoid_loss_grad", "CPU", dtypes=["float32", "float64"],
+                 input_defs={"label": _ANY, "path": _ANY, "code": _ANY})
+def hsigmoid_loss_grad(ctx, x: Tensor, w: Tensor, label: Tensor, path: Tensor | None,
+                       code: Tensor | None, bias: Tensor | None, pre_out: Tensor,
+                       out_grad: Tensor, num_classes: int, is_sparse: bool
+                       ) -> tuple[Tensor, Tensor, Tensor]:
+    """g[i, j] = (sigmoid from PreOut: 1 - 1 / exp(pre_out) - bit j of sample i's code) *
+    dOut[i] along each sample's path; dX[i] += g w[node], dW[node] += g x[i], dBias[node] +=
+    g (the clip of the forward is not differentiated, as in Paddle)."""
+    x, w = np.asarray(x), np.asarray(w)
+    t = x.dtype.type
+    codes = _bit_codes(np.asarray(label).reshape(-1), num_classes, path, code)
+    pre = np.asarray(pre_out)
+    bits = np.zeros_like(pre)
+    for i, row in enumerate(codes):
+        for j, (_, bit) in enumerate(row):
+            bits[i, j] = bit
+    with quiet(np):
+        g = (t(1) - t(1) / np.exp(pre) - bits) * np.asarray(out_grad).reshape(-1, 1)
+    dx, dw = np.zeros_like(x), np.zeros_like(w)
+    db = None if bias is None else np.zeros_like(np.asarray(bias)).reshape(-1)
+    for i, row in enumerate(codes):
+        for j, (idx, _) in enumerate(row):
+            dx[i] += g[i, j] * w[idx]
+            dw[idx] += g[i, j] * x[i]
+            if db is not None:
+                db[idx] += g[i, j]
+    return dx, dw, None if db is None else db.reshape(np.shape(bias))

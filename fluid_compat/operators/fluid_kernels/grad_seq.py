@@ -11,6 +11,7 @@ import numpy as np
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.fluid_kernels.grad_loss import wanted
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
+from fluid_compat.operators.fluid_kernels.sequence2 import _nce_probability
 from phi.core.errors import InvalidArgument
 from phi.core.lod import to_abs_offset
 from phi.kernels.funcs import quiet
@@ -461,3 +462,199 @@ class VarConv2dGradKernel(FluidKernel):
                            lod=ctx.input("X").lod)
         if wanted(ctx, "W@GRAD"):
             ctx.set_output("W@GRAD", dw)
+
+
+# ---- misc: add_position_encoding, cvm, fused_embedding_seq_pool, nce ----------------------
+
+@register_fluid_kernel("add_position_encoding_grad", "CPU", _FLOATS)
+class AddPositionEncodingGradKernel(FluidKernel):
+    """Out = alpha * X + beta * PE: dX = alpha * dOut."""
+
+    def compute(self, ctx) -> None:
+        dout = ctx.input_array("Out@GRAD")
+        ctx.set_output("X@GRAD", dout * dout.dtype.type(np.float32(ctx.attr("alpha"))))
+
+
+@register_fluid_kernel("cvm_grad", "CPU", _FLOATS)
+class CvmGradKernel(FluidKernel):
+    """dX = dY in X's columns 2.. (use_cvm: Y keeps all columns) and the CVM row of the
+    row's sequence (LoD level 0 of X@GRAD, i.e. of X; one CVM row per row without a LoD) in
+    columns 0 and 1."""
+
+    def compute(self, ctx) -> None:
+        x = ctx.input_array("X")
+        dy = ctx.input_array("Y@GRAD")
+        cvm = ctx.input_array("CVM").reshape(-1, 2)
+        offset = 0 if ctx.attr("use_cvm") else 2
+        dx = np.empty_like(x)
+        dx[:, offset:] = dy.reshape(x.shape[0], -1)[:, :x.shape[1] - offset]
+        lod = ctx.input("X").lod
+        if lod:
+            rows = np.repeat(np.arange(len(lod[0]) - 1), np.diff(np.asarray(lod[0], np.int64)))
+        else:
+            rows = np.arange(x.shape[0])
+        dx[:, :2] = cvm[rows]
+        ctx.set_output("X@GRAD", dx, lod=lod)
+
+
+@register_fluid_kernel("fused_embedding_seq_pool_grad", "CPU", _FLOATS)
+class FusedEmbeddingSeqPoolGradKernel(FluidKernel):
+    """Dense W@GRAD: each id of sequence i (Ids' LoD; column c of a multi-column Ids feeds
+    the c-th block of Out) adds Out@GRAD's row i; padding_idx rows get nothing."""
+
+    def compute(self, ctx) -> None:
+        if ctx.attr("is_sparse"):
+            raise InvalidArgument("fused_embedding_seq_pool_grad: is_sparse (a SelectedRows "
+                                  "gradient) is not supported.")
+        w = ctx.input_array("W")
+        ids = ctx.input_array("Ids")
+        ids = ids.reshape(ids.shape[0], -1).astype(np.int64)
+        d = w.shape[1]
+        dout = ctx.input_array("Out@GRAD").reshape(-1, ids.shape[1], d)
+        pad = int(ctx.attr("padding_idx"))
+        dw = np.zeros_like(w)
+        for i, (a, b) in enumerate(pairwise(_last_level(ctx, "Ids"))):
+            for r in range(a, b):
+                for c in range(ids.shape[1]):
+                    if ids[r, c] != pad:
+                        dw[ids[r, c]] += dout[i, c]
+        ctx.set_output("W@GRAD", dw)
+
+
+@register_fluid_kernel("nce_grad", "CPU", _FLOATS)
+class NceGradKernel(FluidKernel):
+    """d logit of sample (i, j), o = SampleLogits, b = k * q(label): true labels
+    w_i * b / (o + b) * (o - 1), negatives o (1 - o) / (o + b), times Cost@GRAD[i]; then
+    dBias[label] += g, dWeight[label] += g * x_i, dInput_i += g * weight[label]."""
+
+    def compute(self, ctx) -> None:
+        x, w = ctx.input_array("Input"), ctx.input_array("Weight")
+        labels = ctx.input_array("SampleLabels").astype(np.int64)
+        o = ctx.input_array("SampleLogits")
+        dcost = ctx.input_array("Cost@GRAD").reshape(-1)
+        n_true = ctx.input_array("Label").reshape(labels.shape[0], -1).shape[1]
+        n_neg, n_classes = int(ctx.attr("num_neg_samples")), int(ctx.attr("num_total_classes"))
+        prob, _ = _nce_probability(ctx, int(ctx.attr("sampler")), n_classes)
+        t = x.dtype.type
+        sw = (ctx.input_array("SampleWeight").reshape(-1) if ctx.has_input("SampleWeight")
+              else np.ones(labels.shape[0], x.dtype))
+        g = np.empty(labels.shape, x.dtype)
+        with quiet(np):
+            for i, j in np.ndindex(*labels.shape):
+                b = t(prob(int(labels[i, j])) * np.float32(n_neg))
+                v = o[i, j]
+                g[i, j] = (t(sw[i]) * (b / (v + b)) * (v - t(1)) if j < n_true
+                           else v * (t(1) - v) / (v + b))
+            g *= dcost[:, None]
+        if wanted(ctx, "Bias@GRAD") and ctx.has_input("Bias"):
+            db = np.zeros_like(ctx.input_array("Bias")).reshape(-1)
+            np.add.at(db, labels.reshape(-1), g.reshape(-1))
+            ctx.set_output("Bias@GRAD", db.reshape(ctx.input_array("Bias").shape))
+        if wanted(ctx, "Weight@GRAD"):
+            dw = np.zeros_like(w)
+            np.add.at(dw, labels.reshape(-1), (g[:, :, None] * x[:, None, :]).reshape(-1,
+                                                                                   w.shape[1]))
+            ctx.set_output("Weight@GRAD", dw)
+        if wanted(ctx, "Input@GRAD"):
+            ctx.set_output("Input@GRAD", np.einsum("ij,ijk->ik", g, w[labels]).astype(x.dtype))
+
+
+# ---- fused_elemwise_activation / fused_elemwise_add_activation -----------------------------
+
+def _unary(name: str, scale):
+    """(forward, grad from (input, output, dout)) of the compound's unary functor."""
+    if name == "scale":
+        return (lambda v: v * scale), (lambda x, y, d: d * scale)
+    if name == "relu":
+        return (lambda v: np.maximum(v, v.dtype.type(0))), (lambda x, y, d: d * (y > 0))
+    if name == "tanh":
+        return np.tanh, (lambda x, y, d: d * (y.dtype.type(1) - y * y))
+    if name == "sigmoid":
+        return ((lambda v: v.dtype.type(1) / (v.dtype.type(1) + np.exp(-v))),
+                (lambda x, y, d: d * y * (y.dtype.type(1) - y)))
+    if name == "gelu":  # the compound functors' gelu is the tanh approximation
+        def gelu_grad(x, y, d):
+            t = x.dtype.type
+            c, k = t(0.79788456), t(0.044715)
+            th = np.tanh(c * x * (t(1) + k * x * x))
+            g = (t(0.5) * (t(1) + th)
+                 + t(0.5) * x * (t(1) - th * th) * c * (t(1) + t(3) * k * x * x))
+            return d * g
+        return None, gelu_grad
+    raise InvalidArgument(f"fused_elemwise_activation_grad: unary functor {name!r} has not "
+                          "been implemented.")
+
+
+def _reduce_to(g, shape, axis: int):
+    """An elementwise gradient of X's shape summed down to Y's ``shape`` placed at ``axis``."""
+    if tuple(g.shape) == tuple(shape):
+        return g
+    axis = g.ndim - len(shape) if axis == -1 else axis
+    ys = (1,) * axis + tuple(shape) + (1,) * (g.ndim - axis - len(shape))
+    keep = tuple(i for i, n in enumerate(ys) if n == 1 and g.shape[i] != 1)
+    return np.sum(g, axis=keep, keepdims=True, dtype=g.dtype).reshape(shape)
+
+
+def _broadcast2_quirk(g, shape, axis: int, full):
+    """IntermediateOut@GRAD of a Y broadcast along both sides ([pre, n, post], post > 1):
+    Paddle's FusedElemwiseAndActGradBroadcast2CPU restarts the sum at every element of the
+    first pre row, so only that row's last post element and the later rows add up."""
+    if tuple(g.shape) == tuple(shape):
+        return full
+    axis = g.ndim - len(shape) if axis == -1 else axis
+    n = int(np.prod(shape, dtype=np.int64))
+    pre = int(np.prod(g.shape[:axis], dtype=np.int64))
+    g3 = g.reshape(pre, n, -1)
+    if g3.shape[2] == 1:
+        return full
+    out = g3[0, :, -1] + g3[1:].sum(axis=(0, 2), dtype=g.dtype)
+    return out.astype(g.dtype).reshape(shape)
+
+
+def _expand(y, ndim: int, axis: int):
+    axis = ndim - y.ndim if axis == -1 else axis
+    return y.reshape((1,) * axis + y.shape + (1,) * (ndim - axis - y.ndim))
+
+
+class _FusedElemwiseActivationGrad(FluidKernel):
+    """Binary(X, Unary(Y)) (functor_list [elementwise_*_grad, unary_grad]) or
+    Unary(Binary(X, Y)) ([unary_grad, elementwise_add_grad]): the chain rule through the
+    IntermediateOut (given with save_intermediate_out, else recomputed); Y's gradients summed
+    over the dims it was broadcast along (``axis``)."""
+
+    def compute(self, ctx) -> None:
+        f1, f2 = (f.removesuffix("_grad") for f in ctx.attr("functor_list"))
+        y = ctx.input_array("Y")
+        dout = ctx.input_array("Out@GRAD")
+        x = ctx.input_array("X") if ctx.has_input("X") else dout
+        out = ctx.input_array("Out")
+        axis = int(ctx.attr("axis"))
+        t = dout.dtype.type
+        inter = ctx.input_array("IntermediateOut") if ctx.has_input("IntermediateOut") else None
+        grads = {}
+        with quiet(np):
+            if f1.startswith("elementwise_"):  # Binary(X, Unary(Y))
+                fwd, back = _unary(f2, t(np.float32(ctx.attr("scale"))))
+                inter = fwd(y) if inter is None else inter
+                ye = _expand(inter, dout.ndim, axis)
+                mul = f1 == "elementwise_mul"
+                grads["X@GRAD"] = dout * ye if mul else dout
+                d_inter = _reduce_to(dout * x if mul else dout, y.shape, axis)
+                grads["IntermediateOut@GRAD"] = _broadcast2_quirk(dout * x if mul else dout,
+                                                                  y.shape, axis, d_inter)
+                grads["Y@GRAD"] = back(y, inter, d_inter)
+            else:  # Unary(Binary(X, Y)): only elementwise_add
+                _, back = _unary(f1, t(np.float32(ctx.attr("scale"))))
+                inter = x + _expand(y, x.ndim, axis) if inter is None else inter
+                d_inter = back(inter, out, dout)
+                grads["IntermediateOut@GRAD"] = d_inter
+                grads["X@GRAD"] = d_inter
+                grads["Y@GRAD"] = _reduce_to(d_inter, y.shape, axis)
+        for slot, g in grads.items():
+            if wanted(ctx, slot):
+                ctx.set_output(slot, np.asarray(g).astype(dout.dtype))
+
+
+for _op in ("fused_elemwise_activation_grad", "fused_elemwise_add_activation_grad"):
+    register_fluid_kernel(_op, "CPU", _FLOATS)(
+        type(f"{_op.title().replace('_', '')}Kernel", (_FusedElemwiseActivationGrad,), {}))
