@@ -103,9 +103,9 @@ def cross_entropy_with_softmax_grad(ctx, label: Tensor, softmax: Tensor, loss_gr
 def sigmoid_cross_entropy_with_logits_grad(ctx, x: Tensor, label: Tensor,
                                            pos_weight: Tensor | None, out_grad: Tensor,
                                            normalize: bool, ignore_index: int) -> Tensor:
-    """dout * (sigmoid(x) - label) in Paddle's stable form (pos_weight: its weighted form), 0
-    where int(label) is ``ignore_index``; ``normalize`` divides by the count of other labels
-    (at least 1e-5, kept in an int: 0 labels divide by 0)."""
+    """dout * (sigmoid(x) - label) in Paddle's stable form (with pos_weight: sigmoid(x) *
+    pos_weight - label), 0 where int(label) is ``ignore_index``; ``normalize`` divides by the
+    count of other labels (at least 1e-5, kept in an int: 0 labels divide by 0)."""
     xp = ctx.xp
     t = x.dtype.type
     with quiet(xp):
@@ -113,13 +113,8 @@ def sigmoid_cross_entropy_with_logits_grad(ctx, x: Tensor, label: Tensor,
             e_x = xp.exp(-xp.abs(x))
             sign = xp.where(x >= 0, t(1), t(-1))
             diff = xp.where(x > 0, t(1), t(0)) - label + (-e_x * sign) / (t(1) + e_x)
-        else:
-            max_val = xp.where(x < 0, -x, t(0))
-            term1 = xp.where(x < 0, t(-1), t(0))
-            down1 = xp.exp(-max_val)
-            down2 = xp.exp(-x - max_val)
-            term2 = down1 * (-term1) + down2 * (t(-1) - term1)
-            diff = pos_weight * (term2 / (down1 + down2) + term1) + (t(1) - label)
+        else:  # Paddle 2.6.2: sigmoid(x) * pos_weight - label (not the forward's derivative)
+            diff = t(1) / (t(1) + xp.exp(-x)) * pos_weight - label
         dx = xp.where(xp.trunc(label) == ignore_index, t(0), out_grad * diff)
         if normalize:
             d = label - t(ignore_index)

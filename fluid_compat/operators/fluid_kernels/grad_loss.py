@@ -33,7 +33,7 @@ for _op, _pairs in {
     "label_smooth_grad": {"X@GRAD": "Out@GRAD"},
     "dropout_grad": {"X@GRAD": "Out@GRAD"},
     "dropout_nd_grad": {"X@GRAD": "Out@GRAD"},
-    "huber_loss_grad": {"X@GRAD": "Residual", "Y@GRAD": "Residual"},
+    "huber_loss_grad": {"X@GRAD": "Residual", "Y@GRAD": "Out@GRAD"},  # (residual, dout)
 }.items():
     op_hooks(_op, share_lod=_pairs)
 

@@ -524,7 +524,8 @@ class FusedEmbeddingSeqPoolGradKernel(FluidKernel):
 @register_fluid_kernel("nce_grad", "CPU", _FLOATS)
 class NceGradKernel(FluidKernel):
     """d logit of sample (i, j), o = SampleLogits, b = k * q(label): true labels
-    w_i * b / (o + b) * (o - 1), negatives o (1 - o) / (o + b), times Cost@GRAD[i]; then
+    b / (o + b) * (o - 1), negatives o (1 - o) / (o + b), both times SampleWeight[i] and
+    Cost@GRAD[i]; then
     dBias[label] += g, dWeight[label] += g * x_i, dInput_i += g * weight[label]."""
 
     def compute(self, ctx) -> None:
@@ -543,8 +544,8 @@ class NceGradKernel(FluidKernel):
             for i, j in np.ndindex(*labels.shape):
                 b = t(prob(int(labels[i, j])) * np.float32(n_neg))
                 v = o[i, j]
-                g[i, j] = (t(sw[i]) * (b / (v + b)) * (v - t(1)) if j < n_true
-                           else v * (t(1) - v) / (v + b))
+                g[i, j] = t(sw[i]) * ((b / (v + b)) * (v - t(1)) if j < n_true
+                                      else v * (t(1) - v) / (v + b))
             g *= dcost[:, None]
         if wanted(ctx, "Bias@GRAD") and ctx.has_input("Bias"):
             db = np.zeros_like(ctx.input_array("Bias")).reshape(-1)
