@@ -83,3 +83,5 @@ from phi.kernels import grad_norm  # noqa: F401 - normalization grads (issue 13,
 from phi.kernels import grad_vision  # noqa: F401 - vision / layout grads (issue 13, helper gradnn)
 from phi.kernels import grad_roi  # noqa: F401 - RoI grads (issue 13, helper gradnn)
 from phi.kernels import grad_deformable  # noqa: F401 - deformable_conv grad (gradnn)
+from phi.kernels import grad_loss  # noqa: F401 - softmax / loss / dropout grads (issue 13)
+from phi.kernels import grad_sequence  # noqa: F401 - sequence_pool_grad (issue 13)

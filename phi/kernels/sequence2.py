@@ -414,5 +414,7 @@ def shuffle_batch(ctx, x: Tensor, seed: Tensor, startup_seed: int
     seed_out = np.array([state * 16807 % _MINSTD_M], np.int64)
     rows = int(np.prod(x.shape[:-1])) if x.ndim > 1 else 1
     idx = np.random.default_rng().permutation(rows).astype(np.int64)
-    out = x.reshape(rows, -1)[idx].reshape(x.shape) if x.size else x.copy()
+    out = x.copy()
+    if x.size:  # Paddle copies row i of X to row ShuffleIdx[i] of Out
+        out.reshape(rows, -1)[idx] = x.reshape(rows, -1)
     return out, idx, seed_out

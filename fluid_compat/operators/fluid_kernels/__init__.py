@@ -36,3 +36,5 @@ from fluid_compat.operators.fluid_kernels import optimizers2  # noqa: F401 - dps
 from fluid_compat.operators.fluid_kernels import selected_rows  # noqa: F401 - lookup_table_grad
 from fluid_compat.operators.fluid_kernels import grad_elem  # noqa: F401 - elementwise/matmul/reduce grads
 from fluid_compat.operators.fluid_kernels import grad_nn  # noqa: F401 - nn grad hooks (gradnn)
+from fluid_compat.operators.fluid_kernels import grad_loss  # noqa: F401 - loss grads (issue 13)
+from fluid_compat.operators.fluid_kernels import grad_seq  # noqa: F401 - sequence grads (issue 13)

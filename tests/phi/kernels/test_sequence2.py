@@ -15,7 +15,8 @@ def test_shuffle_batch_out_is_x_rows_in_shuffle_idx_order():
                          {"startup_seed": 0})
     idx = out["ShuffleIdx"][0].numpy()
     assert sorted(idx.tolist()) == list(range(8))
-    np.testing.assert_array_equal(out["Out"][0].numpy().reshape(8, 3), x.reshape(8, 3)[idx])
+    # Paddle copies row i of X to row ShuffleIdx[i] of Out (shuffle_batch_op.h)
+    np.testing.assert_array_equal(out["Out"][0].numpy().reshape(8, 3)[idx], x.reshape(8, 3))
     assert out["SeedOut"][0].numpy().tolist() == [9 * 16807]  # minstd_rand0's first draw
 
 
