@@ -377,3 +377,163 @@ for _name, (_dtypes, _slots, _attrs, _fn, _direct) in GRADS.items():
                             input_defs={"out_grad": {"dtype": _r}})(_kernel)
         _dtypes = [d for d in _dtypes if d not in _REAL]
     register_kernel(_name, ("CPU", "GPU"), dtypes=_dtypes)(_kernel)
+
+
+# -- double grads ----------------------------------------------------------------------------
+# Paddle 2.6.2's *GradGradFunctor / *DoubleGradKernel (activation_functor.h,
+# activation_grad_impl.h, matmul_grad_kernel_impl.h).  Names of the arguments: out / x the
+# forward tensors, dout the first grad's input gradient, dx the first grad's result (sqrt,
+# rsqrt), ddx the gradient of the first grad's output; results in the signature's order.
+
+F16F = ["float16", *F]
+F16FC = [*F16F, "complex64", "complex128"]
+
+
+def _softplus_dd(xp, x, dout, ddx, beta, threshold):
+    t = x.dtype.type
+    xb = x * t(beta)
+    big = _re(xp, xb) > threshold
+    e = xp.exp(xb)
+    dx = xp.where(big, t(0), ddx * dout * t(beta) * e / xp.square(e + t(1)))
+    return dx, xp.where(big, ddx, ddx / (t(1) + xp.exp(-xb)))
+
+
+def _pow_dd(xp, x, dout, ddx, factor):
+    # PowDoubleGradKernel: dx = ddx * dout * f (f - 1) x^(f - 2), ddout = ddx * f x^(f - 1)
+    f = _as_f32(float(factor.value if isinstance(factor, Scalar) else factor))
+    t = x.dtype.type
+    if x.dtype.kind in "iu":
+        fi = int(f)
+        p1, p2 = (xp.power(x.astype(xp.float64), e) for e in (fi - 1, fi - 2))
+        dx = (ddx * dout * p2 * (fi * (fi - 1))).astype(x.dtype)
+        return dx, (ddx * p1 * fi).astype(x.dtype)
+    dx = xp.zeros_like(x) if f == 1 else ddx * dout * xp.power(x, t(f - 2)) * t(f * (f - 1))
+    return dx, ddx * xp.power(x, t(f - 1)) * t(f)
+
+
+def _abs_dd(xp, x, ddx):
+    safe = xp.where(x == 0, _t(x, 1), x)
+    if x.dtype.kind in "iu":
+        return (ddx * xp.sign(x)).astype(x.dtype)
+    return xp.where(x == 0, _t(x, 0), ddx * (safe / xp.abs(safe)))
+
+
+# name -> (dtypes, tensor arguments, attributes, number of outputs, fn(xp, *tensors, *attrs))
+DOUBLE_GRADS = {
+    "relu_double_grad": (F16F, ("out", "ddx"), (), 1,
+                         lambda xp, o, ddx: ddx * _mask(o > 0, o)),
+    "sigmoid_double_grad": (FC, ("out", "dout", "ddx"), (), 2,
+                            lambda xp, o, d, ddx: ((_t(o, 1) - _t(o, 2) * o) * d * ddx,
+                                                   (_t(o, 1) - o) * o * ddx)),
+    "tanh_double_grad": (F16FC, ("out", "dout", "ddx"), (), 2,
+                         lambda xp, o, d, ddx: (_t(o, -1) * d * _t(o, 2) * o * ddx,
+                                                (_t(o, 1) - o * o) * ddx)),
+    "leaky_relu_double_grad": (F16F, ("x", "ddx"), (("alpha", float),), 1,
+                               lambda xp, x, ddx, a: ddx * (_mask(x > 0, x)
+                                                            + _t(x, a) * _mask(x <= 0, x))),
+    "elu_double_grad": (F16F, ("x", "dout", "ddx"), (("alpha", float),), 2,
+                        lambda xp, x, d, ddx, a: (
+                            ddx * d * _t(x, a) * xp.exp(x) * _mask(x <= 0, x),
+                            ddx * (_mask(x > 0, x) + _t(x, a) * xp.exp(x) * _mask(x <= 0, x)))),
+    "celu_double_grad": (F16F, ("x", "dout", "ddx"), (("alpha", float),), 2,
+                         lambda xp, x, d, ddx, a: (
+                             ddx * d / _t(x, a) * xp.exp(x / _t(x, a)) * _mask(x <= 0, x),
+                             ddx * (_mask(x > 0, x)
+                                    + xp.exp(x / _t(x, a)) * _mask(x <= 0, x)))),
+    "softplus_double_grad": (F16FC, ("x", "dout", "ddx"),
+                             (("beta", float), ("threshold", float)), 2, _softplus_dd),
+    "sqrt_double_grad": (F16F, ("out", "dx", "ddx"), (), 2,
+                         lambda xp, o, dx, ddx: (dx * ddx * _t(o, -1) / o,
+                                                 ddx * _t(o, 0.5) / o)),
+    "rsqrt_double_grad": (F16F, ("out", "dx", "ddx"), (), 2,
+                          lambda xp, o, dx, ddx: (_t(o, 3) / o * dx * ddx,
+                                                  ddx * _t(o, -0.5) * o * o * o)),
+    "square_double_grad": (F16F + INTS, ("x", "dout", "ddx"), (), 2,
+                           lambda xp, x, d, ddx: (ddx * _t(x, 2) * d, ddx * _t(x, 2) * x)),
+    "log_double_grad": (F16F, ("x", "dout", "ddx"), (), 2,
+                        lambda xp, x, d, ddx: (d * _t(x, -1) * ddx / (x * x), ddx * _t(x, 1) / x)),
+    "pow_double_grad": (F + INTS, ("x", "dout", "ddx"), (("factor", Scalar),), 2, _pow_dd),
+    "abs_double_grad": (FC + INTS, ("x", "ddx"), (), 1, _abs_dd),
+}
+
+
+def _double_kernel(name: str, slots: tuple, attrs: tuple, n_out: int, fn):
+    def kernel(ctx, *args):
+        xp = ctx.xp
+        tensors, values = args[:len(slots)], args[len(slots):]
+        with quiet(xp):
+            dtype = ctx.data_type(tensors[0])
+            if dtype in HALF:  # computed in float32, converted back once
+                f32 = [ctx.astype(a, DataType.FLOAT32) for a in tensors]
+                outs = fn(xp, *f32, *values)
+                outs = outs if n_out > 1 else (outs,)
+                outs = tuple(to_half(ctx, as_array(xp, o), dtype) for o in outs)
+            else:
+                outs = fn(xp, *tensors, *values)
+                outs = tuple(as_array(xp, o) for o in (outs if n_out > 1 else (outs,)))
+            return outs if n_out > 1 else outs[0]
+
+    params = [inspect.Parameter(p, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+              for p in ("ctx", *slots, *(a for a, _ in attrs))]
+    kernel.__signature__ = inspect.Signature(params)
+    kernel.__annotations__ = {**dict.fromkeys(slots, Tensor), **dict(attrs),
+                              "return": tuple[(Tensor,) * n_out] if n_out > 1 else Tensor}
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"{name}: the gradients of {name[:-len('_double_grad')]}_grad's inputs."
+    return kernel
+
+
+for _name, (_dtypes, _slots, _attrs, _n, _fn) in DOUBLE_GRADS.items():
+    register_kernel(_name, ("CPU", "GPU"), dtypes=_dtypes)(
+        _double_kernel(_name, _slots, _attrs, _n, _fn))
+
+
+def _matmul_vjp(xp, x, y, g, trans_x: bool, trans_y: bool):
+    """The gradients of out = op(x) @ op(y) for the out-gradient g (Paddle's MatmulGradKernel:
+    1-D operands as a row / column, batch dims broadcast and summed back, complex operands
+    conjugated)."""
+    xx = x[None, :] if x.ndim == 1 else (xp.swapaxes(x, -1, -2) if trans_x else x)
+    yy = y[:, None] if y.ndim == 1 else (xp.swapaxes(y, -1, -2) if trans_y else y)
+    full = xp.matmul(xx, yy).shape
+    gg = g.reshape(full)
+    cj = xp.conj if g.dtype.kind == "c" else (lambda a: a)
+    gx = xp.matmul(gg, cj(xp.swapaxes(yy, -1, -2)))
+    gy = xp.matmul(cj(xp.swapaxes(xx, -1, -2)), gg)
+
+    def back(d, like, operand, trans):
+        lead = d.ndim - operand.ndim  # sum the broadcast batch dims back to the operand's
+        d = d.sum(axis=tuple(range(lead))) if lead else d
+        axes = tuple(i for i, (a, b) in enumerate(zip(d.shape[:-2], operand.shape[:-2],
+                                                      strict=True)) if a != b)
+        d = d.sum(axis=axes, keepdims=True) if axes else d
+        if like.ndim == 1:
+            return d.reshape(like.shape)
+        return xp.swapaxes(d, -1, -2) if trans else d
+
+    return back(gx, x, xx, trans_x), back(gy, y, yy, trans_y)
+
+
+@register_kernel("matmul_double_grad", ("CPU", "GPU"), dtypes=FC)
+def matmul_double_grad(ctx, x: Tensor, y: Tensor, dout: Tensor, ddx: Tensor | None,
+                       ddy: Tensor | None, trans_x: bool, trans_y: bool
+                       ) -> tuple[Tensor, Tensor, Tensor]:
+    """(dx, dy, ddout) of matmul_grad: ddout = op(ddx) @ op(y) + op(x) @ op(ddy); dx, dy the
+    first grad's formulas with ddy for y and ddx for x; a missing ddx / ddy counts as 0."""
+    xp = ctx.xp
+    with quiet(xp):
+        zero_x, zero_y = xp.zeros_like(x), xp.zeros_like(y)
+        ddx = zero_x if ddx is None else ddx
+        ddy = zero_y if ddy is None else ddy
+        mm = _matmul_forward(xp, trans_x, trans_y)
+        ddout = (mm(ddx, y) + mm(x, ddy)).reshape(dout.shape)
+        dx, _ = _matmul_vjp(xp, x, ddy, dout, trans_x, trans_y)
+        _, dy = _matmul_vjp(xp, ddx, y, dout, trans_x, trans_y)
+        return as_array(xp, dx), as_array(xp, dy), as_array(xp, ddout)
+
+
+def _matmul_forward(xp, trans_x: bool, trans_y: bool):
+    def mm(a, b):
+        a = xp.swapaxes(a, -1, -2) if trans_x and a.ndim > 1 else a
+        b = xp.swapaxes(b, -1, -2) if trans_y and b.ndim > 1 else b
+        return xp.matmul(a, b)
+    return mm

@@ -149,3 +149,78 @@ def test_straight_through_estimator_copies_the_gradient():
     dout = np.array([[1.5, -2.0]], np.float32)
     got = run_op("stright_throuth_estimator_grad", {"Out@GRAD": dout})["X@GRAD"][0]
     np.testing.assert_array_equal(got, dout)
+
+
+# -- double grads: the derivative of the grad op, by central differences ------------------------
+
+def _run_desc(desc, vals, attrs):
+    feed = {slot: [vals[n] for n in names] for slot, names in desc.inputs.items() if names}
+    got = run_op(desc.type, {k: v if len(v) > 1 else v[0] for k, v in feed.items()}, attrs)
+    return {n: got[slot][i] for slot, names in desc.outputs.items()
+            for i, n in enumerate(names) if slot in got}
+
+
+DOUBLE = [
+    ("relu", {"X": X}, {}), ("sigmoid", {"X": X}, {}), ("tanh", {"X": X}, {}),
+    ("leaky_relu", {"X": X}, {"alpha": 0.2}), ("elu", {"X": X}, {"alpha": 0.8}),
+    ("elu", {"X": X}, {"alpha": -0.3}), ("celu", {"X": X}, {"alpha": 1.4}),
+    ("softplus", {"X": X}, {"beta": 1.5, "threshold": 2.0}), ("sqrt", {"X": POS}, {}),
+    ("rsqrt", {"X": POS}, {}), ("square", {"X": X}, {}), ("log", {"X": POS}, {}),
+    ("pow", {"X": POS}, {"factor": 2.5}), ("abs", {"X": X}, {}),
+    ("matmul_v2", {"X": np.linspace(-1, 1, 24).reshape(2, 3, 4),
+                   "Y": np.linspace(0.5, -2, 20).reshape(4, 5)},
+     {"trans_x": False, "trans_y": False}),  # (a grad op gets no attribute defaults)
+    ("matmul_v2", {"X": np.linspace(-1, 1, 24).reshape(2, 4, 3),
+                   "Y": np.linspace(0.5, -2, 40).reshape(2, 5, 4)},
+     {"trans_x": True, "trans_y": True}),
+    ("matmul_v2", {"X": np.linspace(-1, 1, 4), "Y": np.linspace(0.5, -2, 4)},
+     {"trans_x": False, "trans_y": False}),
+]
+
+
+@pytest.mark.parametrize("op, inputs, attrs", DOUBLE,
+                         ids=[f"{c[0]}{i}" for i, c in enumerate(DOUBLE)])
+def test_double_grad_is_the_derivative_of_the_grad(op, inputs, attrs):
+    """Each output <v>@GRAD of the double-grad op is dL/dv, L = sum(<o>@GRAD * o) over the grad
+    op's outputs o, the grad op run on v (Out recomputed from X when X moves)."""
+    from opmakers.grad import grad_op_descs
+
+    rng = np.random.default_rng(7)
+    vals = {k.lower(): v for k, v in inputs.items()}
+    vals["out"] = run_op(op, inputs, attrs)["Out"][0]
+    vals["out@GRAD"] = rng.uniform(-1, 1, vals["out"].shape)
+    (g,) = grad_op_descs(op, {k: [k.lower()] for k in inputs}, {"Out": ["out"]}, attrs)
+    (dd,) = grad_op_descs(g.type, g.inputs, g.outputs, attrs)
+    outs = [n for names in g.outputs.values() for n in names]
+    bilinear = op == "matmul_v2"  # (matmul_v2_grad is another family's: L from the forward)
+    if not bilinear:
+        vals.update(_run_desc(g, vals, attrs))
+    for n in outs:
+        vals[n + "@GRAD"] = rng.uniform(-1, 1, vals[n[:-len("@GRAD")]].shape)
+    got = _run_desc(dd, vals, attrs)
+
+    def loss(v):
+        if bilinear:  # sum(dout * (ddx @ y + x @ ddy)), exact by central differences
+            f = [run_op(op, {"X": v["x"] + s * v["x@GRAD@GRAD"],
+                             "Y": v["y"] + s * v["y@GRAD@GRAD"]}, attrs)["Out"][0]
+                 for s in (1.0, -1.0)]
+            return float(np.sum(v["out@GRAD"] * (f[0] - f[1]) / 2))
+        res = _run_desc(g, v, attrs)
+        return sum(float(np.sum(v[n + "@GRAD"] * res[n])) for n in outs)
+
+    def moved(base, delta):
+        v = dict(vals, **{base: vals[base] + delta})
+        if base == "x" and "out" in v and not bilinear:
+            v["out"] = run_op(op, {"X": v["x"]}, attrs)["Out"][0]
+        return v
+
+    assert got
+    for name, value in got.items():
+        base = name[:-len("@GRAD")]
+        want = np.zeros(vals[base].size)
+        for i in range(want.size):
+            step = np.zeros(vals[base].size)
+            step[i] = 1e-6
+            step = step.reshape(vals[base].shape)
+            want[i] = (loss(moved(base, step)) - loss(moved(base, -step))) / 2e-6
+        np.testing.assert_allclose(value.ravel(), want, rtol=1e-5, atol=1e-7, err_msg=name)

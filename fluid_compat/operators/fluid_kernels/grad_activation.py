@@ -85,3 +85,24 @@ class StraightThroughEstimatorGradKernel(FluidKernel):
 # follows X, as the recorded expected_kernel_key says
 for _op in ("abs_grad", "angle_grad"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
+
+DOUBLE_GRAD_OPS = (
+    "relu_grad_grad sigmoid_grad_grad tanh_grad_grad leaky_relu_grad_grad elu_grad_grad "
+    "celu_grad_grad softplus_double_grad sqrt_grad_grad rsqrt_grad_grad square_grad_grad "
+    "log_grad_grad pow_double_grad abs_double_grad matmul_v2_grad_grad"
+).split()
+
+
+def _declare_double_grad_lod() -> None:
+    # each gradient <slot>@GRAD keeps the LoD of <slot> (grad_out@GRAD of relu / leaky_relu /
+    # abs, whose grad op has no grad_out input: of the first input, Out or X)
+    entries = {e["op"]: e for e in yaml.safe_load(_COMPAT.read_text())}
+    for op in DOUBLE_GRAD_OPS:
+        entry = entries.get(op)
+        if entry:
+            ins = entry["inputs"]
+            op_hooks(op, share_lod={o: o[:-len("@GRAD")] if o[:-len("@GRAD")] in ins else ins[0]
+                                    for o in entry["outputs"]})
+
+
+_declare_double_grad_lod()
