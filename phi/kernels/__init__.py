@@ -85,3 +85,4 @@ from phi.kernels import grad_roi  # noqa: F401 - RoI grads (issue 13, helper gra
 from phi.kernels import grad_deformable  # noqa: F401 - deformable_conv grad (gradnn)
 from phi.kernels import grad_loss  # noqa: F401 - softmax / loss / dropout grads (issue 13)
 from phi.kernels import grad_sequence  # noqa: F401 - sequence_pool_grad (issue 13)
+from phi.kernels import grad_activation  # noqa: F401 - activation / unary-math grads (issue 13)
