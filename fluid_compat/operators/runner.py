@@ -55,6 +55,9 @@ class BoundRunner:
                 r = self._fn(self._ctx, *args, *self._attrs)
             except Exception as exc:  # see _failed
                 raise self._failed(exc) from exc
+            if r is None:  # the kernel leaves its output as it is (nop)
+                self.fast_runs += 1
+                return None
             if self._is_cpu and type(r) is not np.ndarray:
                 r = np.asarray(r)
             out_var, dtype, kplace, layout = simple[1]
@@ -95,10 +98,12 @@ class BoundRunner:
             if len(outs) == 1:
                 result = (result,)
             for (kind, targets, dtype, layout), r in zip(outs, result, strict=False):
-                if targets is None:
+                if targets is None or r is None:  # None: the kernel leaves the output as is
                     continue
                 if kind is ArgKind.VECTOR:
                     for v, a in zip(targets, r, strict=False):
+                        if a is None:
+                            continue
                         v.value = DenseTensor(a if type(a) is np.ndarray or not self._is_cpu
                                               else np.asarray(a), dtype, self._ctx.place, layout)
                 else:
