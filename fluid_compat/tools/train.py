@@ -4,7 +4,7 @@ steps, printing the loss of each step.
     fluid-compat train MAIN.pdmodel [--startup STARTUP.pdmodel] [--state FILE.npz]
                        (--feeds FILE.npz | --feed NAME=FILE.npy ...) [--loss NAME] [--steps N]
                        [--save FILE.npz] [--expect-losses FILE.npy]
-    fluid-compat train --example
+    fluid-compat train --example [--shadow]
 
 The state training starts from: the startup program's run (Paddle's initializers, with their
 seeds: the same numbers as Paddle), then ``--state`` (persistables by name, e.g. a checkpoint)
@@ -49,6 +49,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--loss", help="the loss variable (default: found from the backward pass)")
     p.add_argument("--steps", type=int, help="number of steps (default: the steps in --feeds)")
     p.add_argument("--save", type=Path, help="write every persistable to this .npz at the end")
+    p.add_argument("--shadow", action="store_true",
+                   help="shadow mode: every op (forward, grad, optimizer) that has both a phi "
+                        "and a fluid kernel also runs the other one; divergences are printed")
     p.add_argument("--expect-losses", type=Path, metavar="FILE.npy",
                    help="compare the losses with these (rtol 1e-5); non-zero exit on mismatch")
 
@@ -97,10 +100,11 @@ def _data_names(desc: ProgramDesc) -> list[str]:
 
 def train(main: ProgramDesc, startup: ProgramDesc | None, state: dict[str, np.ndarray],
           feeds: list[dict[str, np.ndarray]], steps: int, loss: str,
-          report=None) -> tuple[list[float], Scope]:
-    """Run ``steps`` steps; returns the losses and the scope holding the final state."""
+          report=None, shadow: bool = False) -> tuple[list[float], Scope, Executor]:
+    """Run ``steps`` steps; returns the losses, the scope holding the final state and the
+    executor (its shadow report in shadow mode)."""
     scope = Scope()
-    exe = Executor()
+    exe = Executor(shadow=shadow)
     if startup is not None:
         exe.run(Program(startup), scope=scope)
     for name, value in state.items():
@@ -113,7 +117,7 @@ def train(main: ProgramDesc, startup: ProgramDesc | None, state: dict[str, np.nd
         losses.append(float(np.asarray(value).reshape(-1)[0]))
         if report is not None:
             report(step, losses[-1])
-    return losses, scope
+    return losses, scope, exe
 
 
 def main_train(args: argparse.Namespace) -> int:
@@ -138,11 +142,16 @@ def main_train(args: argparse.Namespace) -> int:
         if args.expect_losses is not None:
             expect = np.load(args.expect_losses)
         print(f"training {args.main} for {steps} steps, loss `{loss}`")
-        losses, scope = train(main, startup, state, feeds, steps, loss,
-                              report=lambda i, v: print(f"step {i + 1:4d}  loss {v:.6f}"))
+        losses, scope, exe = train(main, startup, state, feeds, steps, loss,
+                                   report=lambda i, v: print(f"step {i + 1:4d}  loss {v:.6f}"),
+                                   shadow=args.shadow)
     except (PhiError, OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if exe.shadow_report is not None:
+        from fluid_compat.tools.run import shadow_report_lines
+
+        print("\n".join(shadow_report_lines(exe.shadow_report)))
     if args.save is not None:
         saved = {n: scope.find_var(n).value.numpy() for n in scope.local_var_names()
                  if main.global_block.has_var(n) and main.global_block.var(n).persistable

@@ -121,6 +121,10 @@ def test_train_command_on_the_bundled_example(capsys, tmp_path):
         assert "step   10  loss" in out and "losses match Paddle 2.6.2's" in out
         with np.load(tmp_path / "state.npz") as z:
             assert "fc_0.w_0" in z.files
+        # shadow mode over a training program: ops with both kernels (relu) run both sides
+        assert main(["train", "--example", "--shadow", "--steps", "2"]) == 0
+        out = capsys.readouterr().out
+        assert "shadow: " in out and " 0 diverged" in out
 
     _maybe_not_yet("mlp_sgd", run)
 
