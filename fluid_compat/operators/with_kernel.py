@@ -127,7 +127,8 @@ class OperatorWithKernel(OperatorBase):
             return hook(self, ctx)
         if self.info.is_grad:  # generated grad ops: `data_type : out_grad` (backward.yaml)
             for slot in self._slots:
-                if slot.endswith("@GRAD") and any(ctx.inputs.get(slot) or ()):
+                if slot.endswith("@GRAD") and any(t is not None
+                                                  for t in ctx.inputs.get(slot) or ()):
                     return OpKernelType(expected_kernel.indicate_var_data_type(self, ctx, slot),
                                         ctx.place)
         return OpKernelType(expected_kernel.indicate_data_type(self, ctx), ctx.place)

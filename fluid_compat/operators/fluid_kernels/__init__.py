@@ -33,3 +33,4 @@ from fluid_compat.operators.fluid_kernels import proposal_labels  # noqa: F401 -
 from fluid_compat.operators.fluid_kernels import beam_decode  # noqa: F401 - beam_search_decode
 from fluid_compat.operators.fluid_kernels import pyramid_hash  # noqa: F401 - pyramid_hash
 from fluid_compat.operators.fluid_kernels import optimizers2  # noqa: F401 - dpsgd, dgc_*
+from fluid_compat.operators.fluid_kernels import grad_manip  # noqa: F401 - shape / index grad ops
