@@ -23,6 +23,7 @@ from argmap.irregular import (
     random,
     reduction,
 )
+from argmap.irregular import grad_manip
 from argmap.registry import MappingFamily
 
 FAMILIES: tuple[MappingFamily, ...] = (
@@ -36,4 +37,5 @@ FAMILIES: tuple[MappingFamily, ...] = (
     nn.FAMILY,
     random.FAMILY,
     reduction.FAMILY,
+    grad_manip.FAMILY,
 )

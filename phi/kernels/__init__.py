@@ -72,3 +72,4 @@ from phi.kernels import deformable_conv  # noqa: F401 - deformable_conv (issue 1
 from phi.kernels import detection2  # noqa: F401 - yolo_loss (issue 12)
 from phi.kernels import optimizers2  # noqa: F401 - dgc_momentum, merged_adam (issue 13)
 from phi.kernels import grad_manip  # noqa: F401 - grad kernels of the shape / data-movement ops
+from phi.kernels import grad_index  # noqa: F401 - grad kernels of the indexing / sorting ops

@@ -44,6 +44,21 @@ SKIP = {
 }
 
 
+#: single grad cases whose forward is not differentiable at the case's inputs, or whose
+#: Paddle grad kernel is not the derivative (kept as Paddle), with the reason
+CASE_SKIP = {
+    "gather_axis_tensor__grad": "Paddle's gather_grad for an axis other than 0 reads dOut's "
+                                "first block for every block (GatherV2GradFunction); kept",
+    "lodmeta_gather_axis1__grad": "as gather_axis_tensor__grad",
+    "kthvalue_0d__grad": "Paddle's grad of a 0-D x is 1 whatever dOut",
+    "mode_0d__grad": "Paddle's grad of a 0-D x is 1 whatever dOut",
+    "mode_3d_mid_f64__grad": "the mode is a tie by definition: moving one copy jumps",
+    "scatter_overwrite_dup__grad": "duplicate indices: the forward keeps the last write, "
+                                   "Paddle's grad gives dOut to every duplicate",
+    "top_k_v2_k_tensor__grad": "a NaN input: the loss is NaN",
+}
+
+
 def _forward_case(grad_case: dict) -> tuple[dict, dict]:
     return load_case(grad_case["grad_of"])
 
@@ -72,6 +87,8 @@ def test_grad_matches_numeric_gradient(name):
     case = json.loads((GRAD_CASES / f"{name}.json").read_text())
     if case["op_type"] in NOT_YET:
         pytest.skip(f"{case['op_type']} is not written yet")
+    if name in CASE_SKIP:
+        pytest.skip(CASE_SKIP[name])
     fwd_type = case["grad_maker"]["forward"]["type"]
     if fwd_type in SKIP:
         pytest.skip(SKIP[fwd_type])
