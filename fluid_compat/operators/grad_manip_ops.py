@@ -1,7 +1,7 @@
 """Grad ops of the shape / data-movement family whose outputs take, after the phi kernel, what
 Paddle's grad InferShape gives them and the kernel cannot know: reshape2_grad's X@GRAD dims
 (XShape's), set_value_grad's ValueTensor@GRAD dims (ValueTensor's), concat_grad's per-input
-LoDs."""
+LoDs, multiplex_grad's X@GRAD (as many as the op names)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import numpy as np
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.with_kernel import OperatorWithKernel
+from phi.core.tensor import DenseTensor
 
 __all__: list[str] = []
 
@@ -56,7 +57,22 @@ def _value_dims(op, inputs, staged) -> None:
     g.data = np.sum(a, axis=axes, keepdims=True, dtype=a.dtype).reshape(shape)
 
 
-_FIX = {"reshape2_grad": _x_dims_from_xshape, "concat_grad": _each_x_lod,
-        "set_value_grad": _value_dims}
+def _multiplex(op, inputs, staged) -> None:
+    """multiplex_grad: X@GRAD[i] = zeros with Out@GRAD's rows k where Ids[k] == i."""
+    ids = inputs["Ids"][0].data.reshape(-1)
+    dout = inputs["Out@GRAD"][0]
+    grads = []
+    for i, name in enumerate(op.outputs.get("X@GRAD", ())):
+        if name == "@EMPTY@":
+            grads.append(None)
+            continue
+        g = np.zeros_like(dout.data)
+        g[ids == i] = dout.data[ids == i]
+        grads.append(DenseTensor(g, dout.dtype, dout.place))
+    staged["X@GRAD"] = grads
+
+
+_FIX = {"multiplex_grad": _multiplex, "reshape2_grad": _x_dims_from_xshape,
+        "concat_grad": _each_x_lod, "set_value_grad": _value_dims}
 for _op in _FIX:
     op_hooks(_op, operator_class=_FixedGradOp)

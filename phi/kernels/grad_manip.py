@@ -354,3 +354,13 @@ def rrelu_grad(ctx, x: Tensor, noise: Tensor, out_grad: Tensor) -> Tensor:
     xp = ctx.xp
     return xp.where(x > 0, out_grad, noise * out_grad)
 
+
+
+@register_kernel("multiplex_grad", ("CPU", "GPU"),
+                 dtypes=["float32", "float64", "int32", "int64", "complex64", "complex128"],
+                 input_defs={"ids": {"dtype": DataType.ALL_DTYPE}})
+def multiplex_grad(ctx, ids: Tensor, out_grad: Tensor) -> list[Tensor]:
+    """Nothing here: X@GRAD[i] (out_grad's rows where Ids is i) needs the op's count of X,
+    which Paddle's kernel reads from its output vector; the multiplex_grad op writes them
+    (fluid_compat/operators/grad_manip_ops.py)."""
+    return None
