@@ -16,7 +16,8 @@ from phi.common.scalar import Scalar
 from phi.core.kernel import Int64, Tensor
 from phi.core.registry import register_kernel
 from phi.kernels import broadcast, manip, manipulation, scatter, slicing, spectral
-from phi.kernels.funcs import ALL_DTYPES, owned, to_half
+from phi.kernels.funcs import ALL_DTYPES, half_op, owned
+from phi.kernels.reduce import _half_sum
 from phi.kernels.scatter import set_value_target_dims
 
 __all__ = ["adjoint", "sum_into"]
@@ -35,10 +36,20 @@ def sum_into(ctx, size: int, positions, values, like):
     values = xp.reshape(xp.asarray(values), (-1,))
     keep = positions >= 0
     positions, values = positions[keep], values[keep]
-    if dtype in _HALF:
-        acc = xp.zeros(size, dtype=np.float32)
-        xp.add.at(acc, positions, ctx.astype(values, DataType.FLOAT32))
-        return to_half(ctx, acc, dtype)
+    if dtype in _HALF:  # one half addition per element, in order (each truncated back)
+        acc = xp.zeros(size, dtype=values.dtype)
+        order = np.argsort(positions, kind="stable")
+        ranks = np.empty(positions.size, np.int64)
+        if positions.size:
+            pos_sorted = positions[order]
+            starts = np.r_[0, np.flatnonzero(pos_sorted[1:] != pos_sorted[:-1]) + 1]
+            first = np.repeat(starts, np.diff(np.r_[starts, positions.size]))
+            ranks[order] = np.arange(positions.size) - first
+        for r in range(int(ranks.max()) + 1 if positions.size else 0):
+            hit = ranks == r  # no position twice in one round
+            acc[positions[hit]] = half_op(ctx, lambda a, b: a + b, acc[positions[hit]],
+                                          values[hit])
+        return acc
     if dtype is DataType.BOOL:
         acc = xp.zeros(size, dtype=np.int64)
         xp.add.at(acc, positions, values.astype(np.int64))
@@ -67,9 +78,10 @@ def _reduce_to(ctx, dout, shape):
     axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape)
                                      if d == 1 and dout.shape[lead + i] != 1)
     dtype = ctx.data_type(dout)
-    if dtype in _HALF:
-        s = xp.sum(ctx.astype(dout, DataType.FLOAT32), axis=axes, keepdims=True)
-        return to_half(ctx, xp.reshape(s, shape), dtype)
+    if dtype in _HALF:  # Eigen's half sum, as Paddle's reduce
+        if not axes:
+            return owned(xp, xp.reshape(dout, shape))
+        return xp.reshape(_half_sum(ctx, dout, axes, True, dtype), shape)
     if not axes:
         return owned(xp, xp.reshape(dout, shape))
     return xp.reshape(xp.sum(dout, axis=axes, keepdims=True, dtype=dout.dtype), shape)
@@ -115,14 +127,16 @@ def transpose_grad(ctx, out_grad: Tensor, axis: list[int]) -> Tensor:
 @register_kernel("concat_grad", ("CPU", "GPU"),
                  dtypes=[d for d in ALL12 if d != "bfloat16"])
 def concat_grad(ctx, x: list[Tensor], out_grad: Tensor, axis: Scalar) -> list[Tensor]:
-    """out_grad cut along ``axis`` into pieces of x's sizes."""
+    """out_grad cut along ``axis`` into pieces of x's sizes (an empty x's gradient is left
+    unwritten, as Paddle's kernel skips it)."""
     xp = ctx.xp
     ax = int(axis)
     ax = ax + out_grad.ndim if ax < 0 else ax
     outs, start = [], 0
     for t in x:
         size = t.shape[ax]
-        outs.append(owned(xp, out_grad[(slice(None),) * ax + (slice(start, start + size),)]))
+        piece = out_grad[(slice(None),) * ax + (slice(start, start + size),)]
+        outs.append(owned(xp, piece) if t.size else None)
         start += size
     return outs
 
