@@ -10,6 +10,7 @@ import numpy as np
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.with_kernel import OperatorWithKernel
 from phi.core.tensor import DenseTensor
+from phi.kernels.grad_manip import typed_errors
 
 __all__: list[str] = []
 
@@ -20,7 +21,7 @@ class _FixedGradOp(OperatorWithKernel):
 
     def compute(self, choice, inputs, scope):
         staged = super().compute(choice, inputs, scope)
-        _FIX[self.type](self, inputs, staged)
+        typed_errors(self.type, _FIX[self.type])(self, inputs, staged)
         return staged
 
 

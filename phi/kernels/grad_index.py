@@ -14,9 +14,8 @@ from phi.common.int_array import IntArray
 from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Int64, Tensor
-from phi.core.registry import register_kernel
 from phi.kernels import indexing, scatter
-from phi.kernels.grad_manip import ALL12, _reduce_to, adjoint, sum_into
+from phi.kernels.grad_manip import ALL12, _reduce_to, adjoint, grad_kernel, sum_into
 from phi.kernels.scatter import _along_positions
 
 __all__: list[str] = []
@@ -31,7 +30,7 @@ def _flat_index(ctx, index):
 
 # -- gathers: the gradient scatter-added back ---------------------------------------------------
 
-@register_kernel("gather_grad", ("CPU", "GPU"),
+@grad_kernel("gather_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "uint8", "bfloat16"],
                  input_defs={"index": _ANY})
 def gather_grad(ctx, x: Tensor, index: Tensor, out_grad: Tensor, axis: Scalar) -> Tensor:
@@ -54,7 +53,7 @@ def gather_grad(ctx, x: Tensor, index: Tensor, out_grad: Tensor, axis: Scalar) -
     return xp.reshape(sum_into(ctx, x.size, pos, vals, out_grad), x.shape)
 
 
-@register_kernel("gather_nd_grad", ("CPU", "GPU"),
+@grad_kernel("gather_nd_grad", ("CPU", "GPU"),
                  dtypes=["bool", "float32", "float64", "int8", "uint8", "int16", "int32",
                          "int64", "complex64", "complex128"], input_defs={"index": _ANY})
 def gather_nd_grad(ctx, x: Tensor, index: Tensor, out_grad: Tensor) -> Tensor:
@@ -62,7 +61,7 @@ def gather_nd_grad(ctx, x: Tensor, index: Tensor, out_grad: Tensor) -> Tensor:
     return adjoint(ctx, x.shape, out_grad, lambda ids: indexing.gather_nd(ctx, ids, index))
 
 
-@register_kernel("index_select_grad", ("CPU", "GPU"),
+@grad_kernel("index_select_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "bfloat16", "complex64",
                          "complex128"], input_defs={"index": _ANY})
 def index_select_grad(ctx, x: Tensor, index: Tensor, out_grad: Tensor, dim: int) -> Tensor:
@@ -71,7 +70,7 @@ def index_select_grad(ctx, x: Tensor, index: Tensor, out_grad: Tensor, dim: int)
                    lambda ids: indexing.index_select(ctx, ids, index, dim))
 
 
-@register_kernel("index_sample_grad", ("CPU", "GPU"),
+@grad_kernel("index_sample_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "complex64", "complex128"],
                  input_defs={"index": _ANY})
 def index_sample_grad(ctx, x: Tensor, index: Tensor, out_grad: Tensor) -> Tensor:
@@ -79,7 +78,7 @@ def index_sample_grad(ctx, x: Tensor, index: Tensor, out_grad: Tensor) -> Tensor
     return adjoint(ctx, x.shape, out_grad, lambda ids: scatter.index_sample(ctx, ids, index))
 
 
-@register_kernel("take_along_axis_grad", ("CPU", "GPU"),
+@grad_kernel("take_along_axis_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "uint8"],
                  input_defs={"index": _ANY})
 def take_along_axis_grad(ctx, input: Tensor, index: Tensor, out_grad: Tensor,
@@ -89,14 +88,14 @@ def take_along_axis_grad(ctx, input: Tensor, index: Tensor, out_grad: Tensor,
                    lambda ids: scatter.take_along_axis(ctx, ids, index, axis))
 
 
-@register_kernel("masked_select_grad", ("CPU", "GPU"), dtypes=_FIIL,
+@grad_kernel("masked_select_grad", ("CPU", "GPU"), dtypes=_FIIL,
                  input_defs={"mask": {"dtype": DataType.BOOL}})
 def masked_select_grad(ctx, x: Tensor, mask: Tensor, out_grad: Tensor) -> Tensor:
     """out_grad put at the true elements of mask (broadcast to x's dims), zeros elsewhere."""
     return adjoint(ctx, x.shape, out_grad, lambda ids: scatter.masked_select(ctx, ids, mask))
 
 
-@register_kernel("embedding_grad", ("CPU", "GPU"),
+@grad_kernel("embedding_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "float16", "bfloat16"],
                  input_defs={"x": _ANY})
 def embedding_grad(ctx, x: Tensor, weight: Tensor, out_grad: Tensor, padding_idx: Int64
@@ -116,7 +115,7 @@ def embedding_grad(ctx, x: Tensor, weight: Tensor, out_grad: Tensor, padding_idx
     return ctx.xp.reshape(g, weight.shape)
 
 
-@register_kernel("c_embedding_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "float16"],
+@grad_kernel("c_embedding_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "float16"],
                  input_defs={"ids": _ANY})
 def c_embedding_grad(ctx, w: Tensor, ids: Tensor, out_grad: Tensor, start_index: Int64
                      ) -> Tensor:
@@ -132,7 +131,7 @@ def c_embedding_grad(ctx, w: Tensor, ids: Tensor, out_grad: Tensor, start_index:
 
 # -- scatters: the gradient passes to x where nothing was written --------------------------------
 
-@register_kernel("scatter_grad", ("CPU", "GPU"), dtypes=_FIIL, input_defs={"index": _ANY})
+@grad_kernel("scatter_grad", ("CPU", "GPU"), dtypes=_FIIL, input_defs={"index": _ANY})
 def scatter_grad(ctx, index: Tensor, updates: Tensor, out_grad: Tensor, overwrite: bool
                  ) -> tuple[Tensor, Tensor]:
     """(out_grad with the written rows zeroed, out_grad's rows at index)."""
@@ -143,7 +142,7 @@ def scatter_grad(ctx, index: Tensor, updates: Tensor, out_grad: Tensor, overwrit
     return x_grad, xp.reshape(out_grad[idx], updates.shape)
 
 
-@register_kernel("scatter_nd_add_grad", ("CPU", "GPU"),
+@grad_kernel("scatter_nd_add_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "uint8"],
                  input_defs={"index": _ANY})
 def scatter_nd_add_grad(ctx, index: Tensor, updates: Tensor, out_grad: Tensor
@@ -154,7 +153,7 @@ def scatter_nd_add_grad(ctx, index: Tensor, updates: Tensor, out_grad: Tensor
             xp.reshape(indexing.gather_nd(ctx, out_grad, index), updates.shape))
 
 
-@register_kernel("index_add_grad", ("CPU", "GPU"),
+@grad_kernel("index_add_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "float16"],
                  input_defs={"index": _ANY})
 def index_add_grad(ctx, index: Tensor, add_value: Tensor, out_grad: Tensor, axis: int
@@ -164,7 +163,7 @@ def index_add_grad(ctx, index: Tensor, add_value: Tensor, out_grad: Tensor, axis
     return xp.asarray(out_grad, copy=True), indexing.index_select(ctx, out_grad, index, axis)
 
 
-@register_kernel("index_put_grad", ("CPU", "GPU"), dtypes=ALL12,
+@grad_kernel("index_put_grad", ("CPU", "GPU"), dtypes=ALL12,
                  input_defs={"indices": _ANY})
 def index_put_grad(ctx, x: Tensor, indices: list[Tensor], value: Tensor, out_grad: Tensor,
                    accumulate: bool) -> tuple[Tensor, Tensor]:
@@ -184,7 +183,7 @@ def index_put_grad(ctx, x: Tensor, indices: list[Tensor], value: Tensor, out_gra
     return x_grad, value_grad
 
 
-@register_kernel("put_along_axis_grad", ("CPU", "GPU"),
+@grad_kernel("put_along_axis_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "uint8"],
                  input_defs={"index": _ANY})
 def put_along_axis_grad(ctx, x: Tensor, index: Tensor, value: Tensor, out: Tensor,
@@ -267,35 +266,35 @@ def _put_at(ctx, x, indices, out_grad, axis: int, keepdim: bool = True, ones_0d=
 _SORT = ["float32", "float64", "int32", "int64"]
 
 
-@register_kernel("argsort_grad", ("CPU", "GPU"), dtypes=_SORT, input_defs={"indices": _ANY})
+@grad_kernel("argsort_grad", ("CPU", "GPU"), dtypes=_SORT, input_defs={"indices": _ANY})
 def argsort_grad(ctx, indices: Tensor, x: Tensor, out_grad: Tensor, axis: int,
                  descending: bool) -> Tensor:
     """out_grad put back at the sorted positions."""
     return _put_at(ctx, x, indices, out_grad, axis)
 
 
-@register_kernel("topk_grad", ("CPU", "GPU"), dtypes=_SORT, input_defs={"indices": _ANY})
+@grad_kernel("topk_grad", ("CPU", "GPU"), dtypes=_SORT, input_defs={"indices": _ANY})
 def topk_grad(ctx, x: Tensor, indices: Tensor, out_grad: Tensor, k: Scalar, axis: int,
               largest: bool, sorted: bool) -> Tensor:
     """out_grad put at the top-k indices, zeros elsewhere."""
     return _put_at(ctx, x, indices, out_grad, axis)
 
 
-@register_kernel("kthvalue_grad", ("CPU", "GPU"), dtypes=_SORT, input_defs={"indices": _ANY})
+@grad_kernel("kthvalue_grad", ("CPU", "GPU"), dtypes=_SORT, input_defs={"indices": _ANY})
 def kthvalue_grad(ctx, x: Tensor, indices: Tensor, out_grad: Tensor, k: int, axis: int,
                   keepdim: bool) -> Tensor:
     """out_grad put at the k-th value's index, zeros elsewhere."""
     return _put_at(ctx, x, indices, out_grad, axis, keepdim, ones_0d=True)
 
 
-@register_kernel("mode_grad", ("CPU", "GPU"), dtypes=_SORT, input_defs={"indices": _ANY})
+@grad_kernel("mode_grad", ("CPU", "GPU"), dtypes=_SORT, input_defs={"indices": _ANY})
 def mode_grad(ctx, x: Tensor, indices: Tensor, out_grad: Tensor, axis: int,
               keepdim: bool) -> Tensor:
     """out_grad put at the mode's index, zeros elsewhere."""
     return _put_at(ctx, x, indices, out_grad, axis, keepdim, ones_0d=True)
 
 
-@register_kernel("nanmedian_grad", ("CPU", "GPU"), dtypes=_SORT,
+@grad_kernel("nanmedian_grad", ("CPU", "GPU"), dtypes=_SORT,
                  input_defs={"median_index": _ANY})
 def nanmedian_grad(ctx, x: Tensor, median_index: Tensor, out_grad: Tensor, axis: IntArray,
                    keepdim: bool) -> Tensor:
@@ -329,14 +328,14 @@ def nanmedian_grad(ctx, x: Tensor, median_index: Tensor, out_grad: Tensor, axis:
 _REPEAT = ["float32", "float64", "int32", "int64", "bfloat16"]
 
 
-@register_kernel("repeat_interleave_grad", ("CPU", "GPU"), dtypes=_REPEAT)
+@grad_kernel("repeat_interleave_grad", ("CPU", "GPU"), dtypes=_REPEAT)
 def repeat_interleave_grad(ctx, x: Tensor, out_grad: Tensor, repeats: int, dim: int) -> Tensor:
     """The gradients of each slice's ``repeats`` copies summed."""
     return adjoint(ctx, x.shape, out_grad,
                    lambda ids: scatter.repeat_interleave(ctx, ids, repeats, dim))
 
 
-@register_kernel("repeat_interleave_with_tensor_index_grad", ("CPU", "GPU"), dtypes=_REPEAT,
+@grad_kernel("repeat_interleave_with_tensor_index_grad", ("CPU", "GPU"), dtypes=_REPEAT,
                  input_defs={"repeats_tensor": _ANY})
 def repeat_interleave_with_tensor_index_grad(ctx, x: Tensor, repeats_tensor: Tensor,
                                              out_grad: Tensor, dim: int) -> Tensor:

@@ -8,23 +8,51 @@ gradient's dtype (float16 / bfloat16 in float32, converted back as Paddle's CPU 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from phi.common.data_type import DataType
+from phi.common.layout import DataLayout
 from phi.common.int_array import IntArray
 from phi.common.scalar import Scalar
+from phi.core.errors import InvalidArgument, PhiError
 from phi.core.kernel import Int64, Tensor
 from phi.core.registry import register_kernel
-from phi.kernels import broadcast, manip, manipulation, scatter, slicing, spectral
+from phi.kernels import broadcast, manip, manipulation, slicing, spectral
 from phi.kernels.funcs import ALL_DTYPES, half_op, owned
 from phi.kernels.reduce import _half_sum
 from phi.kernels.scatter import set_value_target_dims
 
-__all__ = ["adjoint", "sum_into"]
+__all__ = ["adjoint", "grad_kernel", "sum_into", "typed_errors"]
 
 _ANY = {"dtype": DataType.ALL_DTYPE}
 ALL12 = list(ALL_DTYPES)
 _HALF = (DataType.FLOAT16, DataType.BFLOAT16)
+# Paddle also registers the view-like grads for the STRIDED layout (every dtype)
+STRIDED = DataLayout.STRIDED
+
+
+def typed_errors(where: str, fn):
+    """fn with a raw exception from inputs that do not fit together (shapes, indices the
+    forward op would have refused) turned into InvalidArgument naming ``where``."""
+    @functools.wraps(fn)
+    def run(*args):
+        try:
+            return fn(*args)
+        except PhiError:
+            raise
+        except (ValueError, IndexError, TypeError, KeyError, ZeroDivisionError) as exc:
+            raise InvalidArgument(f"{where}: the inputs do not fit this gradient "
+                                  f"({type(exc).__name__}: {exc}).") from exc
+    return run
+
+
+def grad_kernel(name: str, *args, **kwargs):
+    """register_kernel for a grad kernel whose bad inputs raise typed errors."""
+    def decorate(fn):
+        return register_kernel(name, *args, **kwargs)(typed_errors(name, fn))
+    return decorate
 
 
 def sum_into(ctx, size: int, positions, values, like):
@@ -89,34 +117,43 @@ def _reduce_to(ctx, dout, shape):
 
 # -- shape ops: the gradient is the output gradient with x's dims ------------------------------
 
-@register_kernel("reshape_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("reshape_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("reshape_grad", ("CPU", "GPU"), dtypes=ALL12, layout=STRIDED)
 def reshape_grad(ctx, out_grad: Tensor) -> Tensor:
     """out_grad as it is: X@GRAD takes XShape's dims in the op (Paddle's grad InferShape)."""
     return owned(ctx.xp, out_grad)
 
 
-@register_kernel("squeeze_grad", ("CPU", "GPU"), dtypes=ALL12,
+@grad_kernel("squeeze_grad", ("CPU", "GPU"), dtypes=ALL12,
+                 input_defs={"xshape": {"dtype": DataType.ALL_DTYPE}})
+@grad_kernel("squeeze_grad", ("CPU", "GPU"), dtypes=ALL12, layout=STRIDED,
                  input_defs={"xshape": {"dtype": DataType.ALL_DTYPE}})
 def squeeze_grad(ctx, xshape: Tensor, out_grad: Tensor, axes: IntArray) -> Tensor:
     """out_grad with x's dims (XShape's dims without the leading 0)."""
     return ctx.xp.reshape(owned(ctx.xp, out_grad), tuple(xshape.shape[1:]))
 
 
-@register_kernel("unsqueeze_grad", ("CPU", "GPU"), dtypes=ALL12,
+@grad_kernel("unsqueeze_grad", ("CPU", "GPU"), dtypes=ALL12,
+                 input_defs={"xshape": {"dtype": DataType.ALL_DTYPE}})
+@grad_kernel("unsqueeze_grad", ("CPU", "GPU"), dtypes=ALL12, layout=STRIDED,
                  input_defs={"xshape": {"dtype": DataType.ALL_DTYPE}})
 def unsqueeze_grad(ctx, xshape: Tensor, out_grad: Tensor) -> Tensor:
     """out_grad with x's dims (XShape's dims without the leading 0)."""
     return ctx.xp.reshape(owned(ctx.xp, out_grad), tuple(xshape.shape[1:]))
 
 
-@register_kernel("flatten_grad", ("CPU", "GPU"), dtypes=ALL12,
+@grad_kernel("flatten_grad", ("CPU", "GPU"),
+                 dtypes=["float32", "float64", "int8", "uint8", "int32", "int64", "bfloat16"],
+                 input_defs={"xshape": {"dtype": DataType.ALL_DTYPE}})
+@grad_kernel("flatten_grad", ("CPU", "GPU"), dtypes=ALL12, layout=STRIDED,
                  input_defs={"xshape": {"dtype": DataType.ALL_DTYPE}})
 def flatten_grad(ctx, xshape: Tensor, out_grad: Tensor) -> Tensor:
     """out_grad with x's dims (XShape's dims without the leading 0)."""
     return ctx.xp.reshape(owned(ctx.xp, out_grad), tuple(xshape.shape[1:]))
 
 
-@register_kernel("transpose_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("transpose_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("transpose_grad", ("CPU", "GPU"), dtypes=ALL12, layout=STRIDED)
 def transpose_grad(ctx, out_grad: Tensor, axis: list[int]) -> Tensor:
     """out_grad permuted back by the inverse of ``axis``."""
     xp = ctx.xp
@@ -124,7 +161,7 @@ def transpose_grad(ctx, out_grad: Tensor, axis: list[int]) -> Tensor:
     return owned(xp, xp.permute_dims(out_grad, tuple(int(i) for i in np.argsort(perm))))
 
 
-@register_kernel("concat_grad", ("CPU", "GPU"),
+@grad_kernel("concat_grad", ("CPU", "GPU"),
                  dtypes=[d for d in ALL12 if d != "bfloat16"])
 def concat_grad(ctx, x: list[Tensor], out_grad: Tensor, axis: Scalar) -> list[Tensor]:
     """out_grad cut along ``axis`` into pieces of x's sizes (an empty x's gradient is left
@@ -141,7 +178,7 @@ def concat_grad(ctx, x: list[Tensor], out_grad: Tensor, axis: Scalar) -> list[Te
     return outs
 
 
-@register_kernel("stack_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("stack_grad", ("CPU", "GPU"), dtypes=ALL12)
 def stack_grad(ctx, out_grad: Tensor, axis: int) -> list[Tensor]:
     """out_grad unstacked along ``axis``."""
     xp = ctx.xp
@@ -149,7 +186,7 @@ def stack_grad(ctx, out_grad: Tensor, axis: int) -> list[Tensor]:
     return [owned(xp, xp.take(out_grad, i, axis=ax)) for i in range(out_grad.shape[ax])]
 
 
-@register_kernel("unstack_grad", ("CPU", "GPU"),
+@grad_kernel("unstack_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "complex64", "complex128"])
 def unstack_grad(ctx, out_grad: list[Tensor], axis: int) -> Tensor:
     """The output gradients stacked along ``axis``."""
@@ -160,7 +197,8 @@ def unstack_grad(ctx, out_grad: list[Tensor], axis: int) -> Tensor:
 
 # -- slicing ops: the adjoint of the forward kernel ------------------------------------------
 
-@register_kernel("slice_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("slice_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("slice_grad", ("CPU", "GPU"), dtypes=ALL12, layout=STRIDED)
 def slice_grad(ctx, input: Tensor, out_grad: Tensor, axes: list[Int64], starts: IntArray,
                ends: IntArray, infer_flags: list[Int64], decrease_axis: list[Int64]) -> Tensor:
     """out_grad put back where slice read it, zeros elsewhere."""
@@ -168,7 +206,9 @@ def slice_grad(ctx, input: Tensor, out_grad: Tensor, axes: list[Int64], starts: 
         ctx, ids, axes, starts, ends, infer_flags, decrease_axis))
 
 
-@register_kernel("strided_slice_raw_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("strided_slice_raw_grad", ("CPU", "GPU"),
+                 dtypes=[d for d in ALL12 if d not in ("int8", "uint8")])
+@grad_kernel("strided_slice_raw_grad", ("CPU", "GPU"), dtypes=ALL12, layout=STRIDED)
 def strided_slice_raw_grad(ctx, x: Tensor, out_grad: Tensor, axes: list[int], starts: IntArray,
                            ends: IntArray, strides: IntArray, infer_flags: list[int],
                            decrease_axis: list[int]) -> Tensor:
@@ -177,14 +217,14 @@ def strided_slice_raw_grad(ctx, x: Tensor, out_grad: Tensor, axes: list[int], st
         ctx, ids, axes, starts, ends, strides, infer_flags, decrease_axis))
 
 
-@register_kernel("set_value_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("set_value_grad", ("CPU", "GPU"), dtypes=ALL12)
 def set_value_grad(ctx, out_grad: Tensor, starts: IntArray, ends: IntArray, steps: IntArray,
                    axes: list[Int64], decrease_axes: list[Int64], none_axes: list[Int64]
                    ) -> tuple[Tensor, Tensor]:
     """(out_grad with the set slice zeroed, the slice's gradient with the value's broadcast
     dims: the op sums it down to ValueTensor's dims)."""
     xp = ctx.xp
-    bounds, slice_dims, assign = set_value_target_dims(
+    bounds, _slice_dims, assign = set_value_target_dims(
         tuple(out_grad.shape), axes, starts.data, ends.data, steps.data, decrease_axes,
         none_axes)
     index = [slice(None)] * out_grad.ndim
@@ -197,7 +237,7 @@ def set_value_grad(ctx, out_grad: Tensor, starts: IntArray, ends: IntArray, step
     return x_grad, value_grad
 
 
-@register_kernel("crop_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "int32", "int64"])
+@grad_kernel("crop_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "int32", "int64"])
 def crop_grad(ctx, x: Tensor, out_grad: Tensor, offsets: IntArray) -> Tensor:
     """Zeros of x's dims with out_grad at ``offsets``."""
     xp = ctx.xp
@@ -207,7 +247,7 @@ def crop_grad(ctx, x: Tensor, out_grad: Tensor, offsets: IntArray) -> Tensor:
     return x_grad
 
 
-@register_kernel("pad_grad", ("CPU", "GPU"),
+@grad_kernel("pad_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "complex64", "complex128",
                          "bfloat16"])
 def pad_grad(ctx, out_grad: Tensor, paddings: list[int], pad_value: Scalar) -> Tensor:
@@ -217,14 +257,14 @@ def pad_grad(ctx, out_grad: Tensor, paddings: list[int], pad_value: Scalar) -> T
     return owned(ctx.xp, out_grad[index])
 
 
-@register_kernel("roll_grad", ("CPU", "GPU"),
+@grad_kernel("roll_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "complex64", "complex128"])
 def roll_grad(ctx, x: Tensor, out_grad: Tensor, shifts: IntArray, axis: list[Int64]) -> Tensor:
     """out_grad rolled back."""
     return manip.roll(ctx, out_grad, IntArray([-int(s) for s in shifts.data]), axis)
 
 
-@register_kernel("tril_triu_grad", ("CPU", "GPU"),
+@grad_kernel("tril_triu_grad", ("CPU", "GPU"),
                  dtypes=["bool", "float32", "float64", "int32", "int64", "float16", "complex64",
                          "complex128"])
 def tril_triu_grad(ctx, out_grad: Tensor, diagonal: int, lower: bool) -> Tensor:
@@ -232,14 +272,17 @@ def tril_triu_grad(ctx, out_grad: Tensor, diagonal: int, lower: bool) -> Tensor:
     return manipulation.tril_triu(ctx, out_grad, diagonal, lower)
 
 
-@register_kernel("diag_grad", ("CPU", "GPU"),
+@grad_kernel("diag_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "float16"])
 def diag_grad(ctx, x: Tensor, out_grad: Tensor, offset: int) -> Tensor:
     """out_grad's elements that diag took from x."""
     return adjoint(ctx, x.shape, out_grad, lambda ids: manip.diag(ctx, ids, offset, -1.0))
 
 
-@register_kernel("diagonal_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("diagonal_grad", ("CPU", "GPU"),
+                 dtypes=["bool", "float32", "float64", "int32", "int64", "complex64",
+                         "complex128"])
+@grad_kernel("diagonal_grad", ("CPU", "GPU"), dtypes=ALL12, layout=STRIDED)
 def diagonal_grad(ctx, input: Tensor, out_grad: Tensor, offset: int, axis1: int,
                   axis2: int) -> Tensor:
     """Zeros with out_grad on the diagonal that diagonal read."""
@@ -247,7 +290,7 @@ def diagonal_grad(ctx, input: Tensor, out_grad: Tensor, offset: int, axis1: int,
                    lambda ids: manip.diagonal(ctx, ids, offset, axis1, axis2))
 
 
-@register_kernel("fill_diagonal_tensor_grad", ("CPU", "GPU"),
+@grad_kernel("fill_diagonal_tensor_grad", ("CPU", "GPU"),
                  dtypes=["bool", "float32", "float64", "int8", "uint8", "int16", "int32",
                          "int64", "float16", "complex64", "complex128"])
 def fill_diagonal_tensor_grad(ctx, out_grad: Tensor, offset: int, dim1: int,
@@ -261,7 +304,7 @@ def fill_diagonal_tensor_grad(ctx, out_grad: Tensor, offset: int, dim1: int,
     return xp.reshape(x_grad, out_grad.shape)
 
 
-@register_kernel("fill_diagonal_grad", ("CPU", "GPU"),
+@grad_kernel("fill_diagonal_grad", ("CPU", "GPU"),
                  dtypes=["bool", "float32", "float64", "int32", "int64", "float16"])
 def fill_diagonal_grad(ctx, out_grad: Tensor, value: float, offset: int, wrap: bool) -> Tensor:
     """out_grad with the filled diagonal zeroed."""
@@ -270,27 +313,27 @@ def fill_diagonal_grad(ctx, out_grad: Tensor, value: float, offset: int, wrap: b
 
 # -- broadcasting ops: the gradient summed back ---------------------------------------------
 
-@register_kernel("expand_grad", ("CPU", "GPU"), dtypes=ALL12)
+@grad_kernel("expand_grad", ("CPU", "GPU"), dtypes=ALL12)
 def expand_grad(ctx, x: Tensor, out_grad: Tensor, shape: IntArray) -> Tensor:
     """out_grad summed over the expanded dims to x's dims."""
     return _reduce_to(ctx, out_grad, x.shape)
 
 
-@register_kernel("expand_as_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",
+@grad_kernel("expand_as_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",
                                                            "int64"])
 def expand_as_grad(ctx, x: Tensor, out_grad: Tensor, target_shape: list[int]) -> Tensor:
     """out_grad summed over the expanded dims to x's dims."""
     return _reduce_to(ctx, out_grad, x.shape)
 
 
-@register_kernel("tile_grad", ("CPU", "GPU"),
+@grad_kernel("tile_grad", ("CPU", "GPU"),
                  dtypes=["bool", "float32", "float64", "int32", "int64"])
 def tile_grad(ctx, x: Tensor, out_grad: Tensor, repeat_times: IntArray) -> Tensor:
     """out_grad summed over the repeats."""
     return adjoint(ctx, x.shape, out_grad, lambda ids: broadcast.tile(ctx, ids, repeat_times))
 
 
-@register_kernel("broadcast_tensors_grad", ("CPU", "GPU"),
+@grad_kernel("broadcast_tensors_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "float16", "complex64",
                          "complex128"])
 def broadcast_tensors_grad(ctx, input: list[Tensor], out_grad: list[Tensor]) -> list[Tensor]:
@@ -298,7 +341,7 @@ def broadcast_tensors_grad(ctx, input: list[Tensor], out_grad: list[Tensor]) -> 
     return [_reduce_to(ctx, g, x.shape) for x, g in zip(input, out_grad, strict=True)]
 
 
-@register_kernel("meshgrid_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",
+@grad_kernel("meshgrid_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",
                                                           "int64"])
 def meshgrid_grad(ctx, inputs: list[Tensor], outputs_grad: list[Tensor]) -> list[Tensor]:
     """Gradient i: output gradient i summed over every axis but i."""
@@ -315,7 +358,7 @@ def meshgrid_grad(ctx, inputs: list[Tensor], outputs_grad: list[Tensor]) -> list
 _WINDOW = ["float32", "float64", "int32", "int64", "complex64", "complex128"]
 
 
-@register_kernel("frame_grad", ("CPU", "GPU"), dtypes=_WINDOW)
+@grad_kernel("frame_grad", ("CPU", "GPU"), dtypes=_WINDOW)
 def frame_grad(ctx, x: Tensor, out_grad: Tensor, frame_length: int, hop_length: int,
                axis: int) -> Tensor:
     """The frames' gradients summed back into the signal (overlap-add)."""
@@ -323,7 +366,7 @@ def frame_grad(ctx, x: Tensor, out_grad: Tensor, frame_length: int, hop_length: 
                    lambda ids: spectral.frame(ctx, ids, frame_length, hop_length, axis))
 
 
-@register_kernel("overlap_add_grad", ("CPU", "GPU"), dtypes=_WINDOW)
+@grad_kernel("overlap_add_grad", ("CPU", "GPU"), dtypes=_WINDOW)
 def overlap_add_grad(ctx, x: Tensor, out_grad: Tensor, hop_length: int, axis: int) -> Tensor:
     """out_grad cut into x's frames."""
     frame_length = x.shape[-2] if axis in (-1, x.ndim - 1) else x.shape[1]
@@ -336,33 +379,33 @@ def _zeros(ctx, out_grad):
     return ctx.xp.zeros(out_grad.shape, dtype=out_grad.dtype)
 
 
-@register_kernel("fill_grad", ("CPU", "GPU"),
+@grad_kernel("fill_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "float16", "bfloat16", "bool"])
 def fill_grad(ctx, out_grad: Tensor, value: Scalar) -> Tensor:
     """Zeros: the filled output does not depend on x."""
     return _zeros(ctx, out_grad)
 
 
-@register_kernel("gaussian_inplace_grad", ("CPU", "GPU"), dtypes=["float32", "float64"])
+@grad_kernel("gaussian_inplace_grad", ("CPU", "GPU"), dtypes=["float32", "float64"])
 def gaussian_inplace_grad(ctx, out_grad: Tensor, mean: float, std: float, seed: int) -> Tensor:
     """Zeros: the random output does not depend on x."""
     return _zeros(ctx, out_grad)
 
 
-@register_kernel("uniform_inplace_grad", ("CPU", "GPU"), dtypes=["float32", "float64"])
+@grad_kernel("uniform_inplace_grad", ("CPU", "GPU"), dtypes=["float32", "float64"])
 def uniform_inplace_grad(ctx, out_grad: Tensor, min: float, max: float, seed: int,
                          diag_num: int, diag_step: int, diag_val: float) -> Tensor:
     """Zeros: the random output does not depend on x."""
     return _zeros(ctx, out_grad)
 
 
-@register_kernel("poisson_grad", ("CPU", "GPU"), dtypes=["float32", "float64"])
+@grad_kernel("poisson_grad", ("CPU", "GPU"), dtypes=["float32", "float64"])
 def poisson_grad(ctx, out_grad: Tensor) -> Tensor:
     """Zeros: Paddle treats the Poisson sample as independent of its rate."""
     return _zeros(ctx, out_grad)
 
 
-@register_kernel("rrelu_grad", ("CPU", "GPU"), dtypes=["float32", "float64"])
+@grad_kernel("rrelu_grad", ("CPU", "GPU"), dtypes=["float32", "float64"])
 def rrelu_grad(ctx, x: Tensor, noise: Tensor, out_grad: Tensor) -> Tensor:
     """out_grad where x > 0, out_grad * noise elsewhere."""
     xp = ctx.xp
@@ -370,7 +413,7 @@ def rrelu_grad(ctx, x: Tensor, noise: Tensor, out_grad: Tensor) -> Tensor:
 
 
 
-@register_kernel("multiplex_grad", ("CPU", "GPU"),
+@grad_kernel("multiplex_grad", ("CPU", "GPU"),
                  dtypes=["float32", "float64", "int32", "int64", "complex64", "complex128"],
                  input_defs={"ids": {"dtype": DataType.ALL_DTYPE}})
 def multiplex_grad(ctx, ids: Tensor, out_grad: Tensor) -> list[Tensor]:

@@ -11,11 +11,19 @@ import numpy as np
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
-from phi.kernels.grad_manip import sum_into
+from phi.kernels.grad_manip import sum_into, typed_errors
 
 __all__: list[str] = []
 
 EMPTY = "@EMPTY@"
+
+
+def _register(op_type: str, dtypes):
+    """register_fluid_kernel, with bad inputs raising typed errors (typed_errors)."""
+    def decorate(cls):
+        cls.compute = typed_errors(op_type, cls.compute)
+        return register_fluid_kernel(op_type, "CPU", dtypes)(cls)
+    return decorate
 
 
 def wanted(ctx, slot: str, index: int = 0) -> bool:
@@ -44,7 +52,7 @@ for _op, _pairs in {
 
 # -- fluid grad kernels --------------------------------------------------------------------------
 
-@register_fluid_kernel("reshape_grad", "CPU", ("float32", "float64", "int16", "int32", "int64"))
+@_register("reshape_grad", ("float32", "float64", "int16", "int32", "int64"))
 class ReshapeGradKernel(FluidKernel):
     """X@GRAD = Out@GRAD with X's dims."""
 
@@ -53,7 +61,7 @@ class ReshapeGradKernel(FluidKernel):
         ctx.set_output("X@GRAD", ctx.input_array("Out@GRAD").reshape(x.shape).copy())
 
 
-@register_fluid_kernel("flatten2_grad", "CPU", ("float32", "float64", "int8", "int32", "int64",
+@_register("flatten2_grad", ("float32", "float64", "int8", "int32", "int64",
                                                 "uint8"))
 class Flatten2GradKernel(FluidKernel):
     """X@GRAD = Out@GRAD with XShape's dims without the leading 0."""
@@ -63,7 +71,7 @@ class Flatten2GradKernel(FluidKernel):
         ctx.set_output("X@GRAD", ctx.input_array("Out@GRAD").reshape(dims).copy())
 
 
-@register_fluid_kernel("expand_grad", "CPU", ("float32", "float64", "int32", "int64"))
+@_register("expand_grad", ("float32", "float64", "int32", "int64"))
 class ExpandGradKernel(FluidKernel):
     """X@GRAD = Out@GRAD summed over the expand_times copies of each dim."""
 
@@ -76,7 +84,7 @@ class ExpandGradKernel(FluidKernel):
         ctx.set_output("X@GRAD", np.sum(g, axis=axes, dtype=g.dtype).reshape(x.shape))
 
 
-@register_fluid_kernel("crop_grad", "CPU", ("float32", "float64"))
+@_register("crop_grad", ("float32", "float64"))
 class CropGradKernel(FluidKernel):
     """X@GRAD = zeros of X's dims with Out@GRAD at the offsets (attribute or Offsets)."""
 
@@ -91,7 +99,7 @@ class CropGradKernel(FluidKernel):
         ctx.set_output("X@GRAD", g)
 
 
-@register_fluid_kernel("lookup_table_grad", "CPU", ("float32", "float64", "bfloat16"))
+@_register("lookup_table_grad", ("float32", "float64", "bfloat16"))
 class LookupTableGradKernel(FluidKernel):
     """W@GRAD (dense): the rows of Out@GRAD summed into the rows Ids named, padding_idx rows
     left zero."""
@@ -115,7 +123,7 @@ class LookupTableGradKernel(FluidKernel):
         ctx.set_output("W@GRAD", g.reshape(w.shape))
 
 
-@register_fluid_kernel("top_k_grad", "CPU", ("float32", "float64"))
+@_register("top_k_grad", ("float32", "float64"))
 class TopKGradKernel(FluidKernel):
     """X@GRAD = Out@GRAD put at the Indices of X's last dim, zeros elsewhere."""
 
@@ -139,7 +147,7 @@ def _partial(ctx, x0):
     return start, length
 
 
-@register_fluid_kernel("partial_concat_grad", "CPU", ("float32", "float64", "int32", "int64",
+@_register("partial_concat_grad", ("float32", "float64", "int32", "int64",
                                                       "complex64", "complex128"))
 class PartialConcatGradKernel(FluidKernel):
     """X@GRAD[i] = zeros with the columns [start, start + length) taken from block i of
@@ -157,7 +165,7 @@ class PartialConcatGradKernel(FluidKernel):
             ctx.set_output("X@GRAD", g, index=i)
 
 
-@register_fluid_kernel("partial_sum_grad", "CPU", ("float32", "float64", "int32", "int64"))
+@_register("partial_sum_grad", ("float32", "float64", "int32", "int64"))
 class PartialSumGradKernel(FluidKernel):
     """X@GRAD[i] = zeros with Out@GRAD in the columns [start, start + length)."""
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fluid_compat.framework.op_registry import get_op_info
 from fluid_compat.imperative import run_op
 from fluid_compat.tools.ops_status import collect
 from opmakers import get_op_proto
@@ -63,15 +64,18 @@ CASES = [(r.op_type, dtype) for r in _ROWS for dtype in _dtypes(r)]
 
 @pytest.mark.parametrize(("op_type", "dtype"), CASES, ids=[f"{o}-{d}" for o, d in CASES])
 def test_defaults_run_or_raise_typed_errors(op_type, dtype):
-    proto = get_op_proto(op_type)
+    # a grad op has no OpProto: its slots (all marked dispensable and duplicable) get one
+    # tensor each
+    grad = get_op_info(op_type).is_grad
+    proto = get_op_info(op_type).proto if grad else get_op_proto(op_type)
     rng = np.random.default_rng(0)
     failures = []
     for shape in SHAPES:
         inputs = {}
         for var in proto.inputs:
-            if var.dispensable or var.extra or var.quant:
+            if not grad and (var.dispensable or var.extra or var.quant):
                 continue
-            count = 2 if var.duplicable else 1
+            count = 2 if var.duplicable and not grad else 1
             inputs[var.name] = [_array(shape, dtype, rng) for _ in range(count)]
         try:
             run_op(op_type, inputs, {})
