@@ -24,6 +24,7 @@ from argmap.irregular import (
     reduction,
     selected_rows,
 )
+from argmap.irregular import grad_manip
 from argmap.registry import MappingFamily
 
 FAMILIES: tuple[MappingFamily, ...] = (
@@ -38,4 +39,5 @@ FAMILIES: tuple[MappingFamily, ...] = (
     random.FAMILY,
     reduction.FAMILY,
     selected_rows.FAMILY,
+    grad_manip.FAMILY,
 )

@@ -9,6 +9,7 @@ attributes checked and defaults filled, slots checked; errors name op, slot and 
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Callable, Mapping, Sequence
 
 import attrs
@@ -131,6 +132,22 @@ def _ensure_operators_loaded() -> None:
     import fluid_compat.operators  # noqa: F401 - declares hooks and fluid kernels
 
 
+@functools.cache
+def _maker_attrs(op_type: str) -> frozenset[str]:
+    """Attributes Paddle's GradOpMakers copy onto an op of this type from another op type
+    (split's maker emits a concat op holding split's num and sections): kept unchecked, as
+    Paddle's checker leaves attributes it does not declare alone."""
+    from opmakers.grad import _makers
+
+    names: set[str] = set()
+    for fwd, specs in _makers().items():
+        for spec in specs:
+            if (spec.get("type") == op_type and fwd != op_type and spec.get("attrs") == "all"
+                    and opmakers.has_op(fwd)):
+                names.update(a.name for a in opmakers.get_op_proto(fwd).attrs)
+    return frozenset(names)
+
+
 def create_op(
     op_type: str,
     inputs: Mapping[str, Sequence[str]],
@@ -159,10 +176,13 @@ def create_op(
             raise InvalidArgument(
                 f"Operator `{op_type}` needs input `{slot}`, which is missing or empty."
             )
+    given = dict(attrs_ or {})
+    carried = {k: given.pop(k) for k in _maker_attrs(op_type) & given.keys()
+               if not any(a.name == k for a in info.proto.attrs)}
     filled = (
         dict(attrs_ or {})
         if checked or info.is_grad
-        else check_attrs(info.proto, dict(attrs_ or {}), info.runtime_attrs)
+        else {**check_attrs(info.proto, given, info.runtime_attrs), **carried}
     )
     cls = info.operator_class
     return cls(

@@ -102,6 +102,8 @@ def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
             out_names[var.name] = list(in_names[shared])
             continue
         n = counts.get(var.name, 1)
+        if var.duplicable and var.name not in counts and isinstance(extra_outputs, Mapping):
+            n = len(extra_outputs.get(var.name) or ()) or 1  # as many as the OpDesc names
         out_names[var.name] = [f"{var.name}@out{i}" for i in range(n)]
     op = create_op(op_type, in_names, out_names, attrs)
     op.run(scope, place)
@@ -115,11 +117,10 @@ def run_op_with_operator(op_type: str, inputs: Mapping[str, object],
             if name == EMPTY_VAR_NAME:
                 continue
             if var is None or not isinstance(var.value, DenseTensor) or var.value.data is None:
-                break
+                continue  # a variable the op leaves unwritten (select_output's other branches)
             values.append(var.value if tensors else var.value.numpy())
-        else:
-            if values:
-                result[slot] = values
+        if values:
+            result[slot] = values
     return result, op
 
 

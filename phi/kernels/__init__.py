@@ -86,3 +86,5 @@ from phi.kernels import grad_deformable  # noqa: F401 - deformable_conv grad (gr
 from phi.kernels import grad_loss  # noqa: F401 - softmax / loss / dropout grads (issue 13)
 from phi.kernels import grad_sequence  # noqa: F401 - sequence_pool_grad (issue 13)
 from phi.kernels import grad_activation  # noqa: F401 - activation / unary-math grads (issue 13)
+from phi.kernels import grad_manip  # noqa: F401 - grad kernels of the shape / data-movement ops
+from phi.kernels import grad_index  # noqa: F401 - grad kernels of the indexing / sorting ops

@@ -105,6 +105,23 @@ NUMERIC_NOT_YET = {
 }
 
 
+#: single grad cases whose forward is not differentiable at the case's inputs, or whose
+#: Paddle grad kernel is not the derivative (kept as Paddle), with the reason
+CASE_SKIP.update({
+    "gather_axis_tensor__grad": "Paddle's gather_grad for an axis other than 0 reads dOut's "
+                                "first block for every block (GatherV2GradFunction); kept",
+    "lodmeta_gather_axis1__grad": "as gather_axis_tensor__grad",
+    "kthvalue_0d__grad": "Paddle's grad of a 0-D x is 1 whatever dOut",
+    "mode_0d__grad": "Paddle's grad of a 0-D x is 1 whatever dOut",
+    "mode_3d_mid_f64__grad": "the mode is a tie by definition: moving one copy jumps",
+    "scatter_overwrite_dup__grad": "duplicate indices: the forward keeps the last write, "
+                                   "Paddle's grad gives dOut to every duplicate",
+    "select_input_mask1__grad": "the grad op (select_output) writes its Out slot, not "
+                                "X@GRAD: nothing to pair with select_input's inputs",
+    "gm_select_input_mask0_f64__grad": "as select_input_mask1__grad",
+})
+
+
 def _forward_case(grad_case: dict) -> tuple[dict, dict]:
     return load_case(grad_case["grad_of"])
 
@@ -159,6 +176,9 @@ def _check_numeric(name: str, case: dict) -> None:
     lods = {slot: [i.get("lod") for i in items] for slot, items in fcase["inputs"].items()}
     if not any(a.dtype == np.float64 for v in fwd_inputs.values() for a in v):
         pytest.skip("no float input")
+    if not all(np.isfinite(a).all() for v in fwd_inputs.values() for a in v
+               if a.dtype.kind == "f"):
+        pytest.skip("a NaN or Inf input: the loss is not finite")
     attrs = case_attrs(fcase)
     fwd_outputs = case["grad_maker"]["forward"]["outputs"]
     try:

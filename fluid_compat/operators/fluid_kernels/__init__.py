@@ -39,3 +39,4 @@ from fluid_compat.operators.fluid_kernels import grad_nn  # noqa: F401 - nn grad
 from fluid_compat.operators.fluid_kernels import grad_loss  # noqa: F401 - loss grads (issue 13)
 from fluid_compat.operators.fluid_kernels import grad_seq  # noqa: F401 - sequence grads (issue 13)
 from fluid_compat.operators.fluid_kernels import grad_activation  # noqa: F401 - activation grads
+from fluid_compat.operators.fluid_kernels import grad_manip  # noqa: F401 - shape / index grad ops
