@@ -11,7 +11,7 @@ import numpy as np
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
-from phi.kernels.grad_manip import sum_into, typed_errors
+from phi.kernels.grad_manip import typed_errors
 
 __all__: list[str] = []
 
@@ -99,28 +99,7 @@ class CropGradKernel(FluidKernel):
         ctx.set_output("X@GRAD", g)
 
 
-@_register("lookup_table_grad", ("float32", "float64", "bfloat16"))
-class LookupTableGradKernel(FluidKernel):
-    """W@GRAD (dense): the rows of Out@GRAD summed into the rows Ids named, padding_idx rows
-    left zero."""
-
-    def compute(self, ctx) -> None:
-        if ctx.attr("is_sparse"):
-            raise InvalidArgument("lookup_table_grad: the SelectedRows gradient (is_sparse=True) "
-                                  "is not computed by this kernel.")
-        ids = ctx.input_array("Ids").reshape(-1).astype(np.int64)
-        w = ctx.input_array("W")
-        dout = ctx.input_array("Out@GRAD")
-        rows = w.shape[0]
-        if ids.size and (ids.min() < 0 or ids.max() >= rows):
-            bad = int(ids[(ids < 0) | (ids >= rows)][0])
-            raise InvalidArgument(f"lookup_table_grad: Ids {bad} out of range [0, {rows}).")
-        pad = ctx.attr("padding_idx")
-        pos = ids[:, None] * w.shape[1] + np.arange(w.shape[1])[None, :]
-        if pad != -1:
-            pos = np.where((ids == pad)[:, None], -1, pos)
-        g = sum_into(ctx.dev_ctx, w.size, pos, dout.reshape(ids.size, w.shape[1]), dout)
-        ctx.set_output("W@GRAD", g.reshape(w.shape))
+# lookup_table_grad (dense and SelectedRows forms): fluid_kernels/selected_rows.py
 
 
 @_register("top_k_grad", ("float32", "float64"))

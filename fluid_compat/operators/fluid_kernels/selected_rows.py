@@ -33,7 +33,7 @@ class GetTensorFromSelectedRowsKernel(FluidKernel):
         ctx.set_output("Out", x.data.copy(), x.dtype)
 
 
-@register_fluid_kernel("lookup_table_grad", "CPU", ("float32", "float64"))
+@register_fluid_kernel("lookup_table_grad", "CPU", ("float32", "float64", "bfloat16"))
 class LookupTableGradKernel(FluidKernel):
     """W@GRAD of lookup_table (Ids [..., 1]): is_sparse: SelectedRows rows = Ids as given,
     value = Out@GRAD rows; else Out@GRAD rows added into zeros (padding_idx rows skipped)."""
