@@ -138,6 +138,10 @@ class BoundRunner:
         if last is None or not last.is_phi or last.transforms or any(
                 from_tensor for from_tensor, _, _ in last.attr_builders):
             return
+        from fluid_compat.operators.with_kernel import OperatorWithKernel
+
+        if type(op).compute is not OperatorWithKernel.compute:
+            return  # an operator that adjusts the kernel's outputs (grad_manip_ops): full way
         kdef = last.phi_kernel.args_def
         if op.info.hooks.share_lod or any(d.lod for d in kdef.inputs + kdef.outputs):
             return  # LoD flows through InferMeta and the kernel: every run goes the full way

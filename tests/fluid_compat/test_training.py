@@ -25,8 +25,7 @@ TRAIN = Path(__file__).resolve().parents[1] / "fixtures" / "train"
 MODELS = sorted(p.name for p in TRAIN.iterdir() if (p / "main.pdmodel").is_file())
 
 #: models that do not train here yet, with what is missing (shrink-only)
-NOT_YET: dict[str, str] = {m: "grad kernels are being written (issue 13 item 1)"
-                            for m in ("lenet_momentum", "resnet_adam", "transformer_adamw")}
+NOT_YET: dict[str, str] = {}
 
 
 def _load(model: str):
