@@ -10,36 +10,35 @@ op's signature in argmap/grad_compat.yaml.  soft_relu_grad's InferShape shares O
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import yaml
-
+from argmap.compat import GRAD_COMPAT_FILE, load_compat
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_from_var
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 
 __all__: list[str] = []
 
-GRAD_OPS = (
-    "abs_grad acos_grad acosh_grad angle_grad asin_grad asinh_grad atan_grad atanh_grad "
-    "brelu_grad ceil_grad celu_grad cos_grad cosh_grad digamma_grad elu_grad erf_grad "
-    "erfinv_grad exp_grad expm1_grad floor_grad gelu_grad hard_shrink_grad hard_sigmoid_grad "
-    "hard_swish_grad i0_grad i0e_grad i1_grad i1e_grad leaky_relu_grad lgamma_grad log10_grad "
-    "log1p_grad log2_grad log_grad logit_grad logsigmoid_grad mish_grad polygamma_grad pow_grad "
-    "reciprocal_grad relu6_grad relu_grad round_grad rsqrt_grad selu_grad sigmoid_grad silu_grad "
-    "sin_grad sinh_grad softplus_grad softshrink_grad softsign_grad sqrt_grad square_grad "
-    "stanh_grad swish_grad tan_grad tanh_grad tanh_shrink_grad thresholded_relu_grad trunc_grad"
-).split()
+GRAD_OPS = [
+    "abs_grad", "acos_grad", "acosh_grad", "angle_grad", "asin_grad", "asinh_grad", "atan_grad",
+    "atanh_grad", "brelu_grad", "ceil_grad", "celu_grad", "cos_grad", "cosh_grad",
+    "digamma_grad", "elu_grad", "erf_grad", "erfinv_grad", "exp_grad", "expm1_grad",
+    "floor_grad", "gelu_grad", "hard_shrink_grad", "hard_sigmoid_grad", "hard_swish_grad",
+    "i0_grad", "i0e_grad", "i1_grad", "i1e_grad", "leaky_relu_grad", "lgamma_grad",
+    "log10_grad", "log1p_grad", "log2_grad", "log_grad", "logit_grad", "logsigmoid_grad",
+    "mish_grad", "polygamma_grad", "pow_grad", "reciprocal_grad", "relu6_grad", "relu_grad",
+    "round_grad", "rsqrt_grad", "selu_grad", "sigmoid_grad", "silu_grad", "sin_grad",
+    "sinh_grad", "softplus_grad", "softshrink_grad", "softsign_grad", "sqrt_grad",
+    "square_grad", "stanh_grad", "swish_grad", "tan_grad", "tanh_grad", "tanh_shrink_grad",
+    "thresholded_relu_grad", "trunc_grad",
+]
 
-_COMPAT = Path(__file__).resolve().parents[3] / "argmap" / "grad_compat.yaml"
 
 
 def _declare_lod() -> None:
-    entries = {e["op"]: e for e in yaml.safe_load(_COMPAT.read_text())}
+    entries = {e.op: e for e in load_compat(GRAD_COMPAT_FILE)}
     for op in GRAD_OPS:
         entry = entries.get(op)
         if entry:
-            op_hooks(op, share_lod={entry["outputs"][0]: entry["inputs"][0]})
+            op_hooks(op, share_lod={entry.outputs[0]: entry.inputs[0]})
     op_hooks("soft_relu_grad", share_lod={"X@GRAD": "Out"})
 
 
@@ -86,23 +85,24 @@ class StraightThroughEstimatorGradKernel(FluidKernel):
 for _op in ("abs_grad", "angle_grad"):
     op_hooks(_op, get_expected_kernel_type=expected_from_var("X"))
 
-DOUBLE_GRAD_OPS = (
-    "relu_grad_grad sigmoid_grad_grad tanh_grad_grad leaky_relu_grad_grad elu_grad_grad "
-    "celu_grad_grad softplus_double_grad sqrt_grad_grad rsqrt_grad_grad square_grad_grad "
-    "log_grad_grad pow_double_grad abs_double_grad matmul_v2_grad_grad"
-).split()
+DOUBLE_GRAD_OPS = [
+    "relu_grad_grad", "sigmoid_grad_grad", "tanh_grad_grad", "leaky_relu_grad_grad",
+    "elu_grad_grad", "celu_grad_grad", "softplus_double_grad", "sqrt_grad_grad",
+    "rsqrt_grad_grad", "square_grad_grad", "log_grad_grad", "pow_double_grad",
+    "abs_double_grad", "matmul_v2_grad_grad",
+]
 
 
 def _declare_double_grad_lod() -> None:
     # each gradient <slot>@GRAD keeps the LoD of <slot> (grad_out@GRAD of relu / leaky_relu /
     # abs, whose grad op has no grad_out input: of the first input, Out or X)
-    entries = {e["op"]: e for e in yaml.safe_load(_COMPAT.read_text())}
+    entries = {e.op: e for e in load_compat(GRAD_COMPAT_FILE)}
     for op in DOUBLE_GRAD_OPS:
         entry = entries.get(op)
         if entry:
-            ins = entry["inputs"]
+            ins = entry.inputs
             op_hooks(op, share_lod={o: o[:-len("@GRAD")] if o[:-len("@GRAD")] in ins else ins[0]
-                                    for o in entry["outputs"]})
+                                    for o in entry.outputs})
 
 
 _declare_double_grad_lod()
