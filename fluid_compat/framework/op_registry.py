@@ -19,7 +19,8 @@ from opmakers import OpProto, check_attrs
 from opmakers.grad import grad_op_proto, is_grad_op_type
 from phi.core.errors import InvalidArgument, NotFound
 
-__all__ = ["OpHooks", "OpInfo", "create_op", "get_op_info", "op_hooks", "registered_op_types"]
+__all__ = ["OpHooks", "OpInfo", "create_op", "declare_hooks_lazily", "get_op_info", "op_hooks",
+           "registered_op_types"]
 
 
 @attrs.define
@@ -43,6 +44,24 @@ _HOOKS: dict[str, OpHooks] = {}
 
 SAME_DIM0 = "same_dim0"
 """share_lod={"Out": ("X", SAME_DIM0)}: Out keeps X's LoD only when it keeps X's first dim."""
+
+
+_LAZY: dict[str, Callable[[], None]] = {}
+
+
+def declare_hooks_lazily(op_types, declare: Callable[[], None]) -> None:
+    """``declare()`` (which calls op_hooks for ``op_types``) runs when the OpInfo of one of
+    ``op_types`` is first asked for, instead of at import (hooks that need data files)."""
+    for t in op_types:
+        _LAZY[t] = declare
+
+
+def _run_lazy(op_type: str) -> None:
+    declare = _LAZY.get(op_type)
+    if declare is not None:
+        for t in [t for t, d in _LAZY.items() if d is declare]:
+            del _LAZY[t]
+        declare()
 
 
 def op_hooks(op_type: str, **kwargs) -> OpHooks:
@@ -84,6 +103,8 @@ def get_op_info(op_type: str) -> OpInfo:
     info = _INFOS.get(op_type)
     if info is not None:
         return info
+    _ensure_operators_loaded()
+    _run_lazy(op_type)
     if not opmakers.has_op(op_type):
         if is_grad_op_type(op_type):
             return _grad_op_info(op_type)

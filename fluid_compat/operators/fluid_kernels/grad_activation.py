@@ -10,8 +10,13 @@ op's signature in argmap/grad_compat.yaml.  soft_relu_grad's InferShape shares O
 
 from __future__ import annotations
 
-from argmap.compat import GRAD_COMPAT_FILE, load_compat
-from fluid_compat.framework.op_registry import op_hooks
+import functools
+from importlib import resources
+
+import yaml
+
+from argmap.compat import GRAD_COMPAT_FILE
+from fluid_compat.framework.op_registry import declare_hooks_lazily, op_hooks
 from fluid_compat.operators.expected_kernel import expected_from_var
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 
@@ -33,16 +38,25 @@ GRAD_OPS = [
 
 
 
+@functools.cache
+def _grad_entries() -> dict[str, dict]:
+    """The grad mappings as plain data (yaml's C loader: argmap.compat's checked, line-tracking
+    loader costs ~80 ms at import; argmap-check checks the file)."""
+    text = resources.files("argmap").joinpath(GRAD_COMPAT_FILE).read_text(encoding="utf-8")
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return {e["op"]: e for e in yaml.load(text, Loader=loader)}
+
+
 def _declare_lod() -> None:
-    entries = {e.op: e for e in load_compat(GRAD_COMPAT_FILE)}
+    entries = _grad_entries()
     for op in GRAD_OPS:
         entry = entries.get(op)
         if entry:
-            op_hooks(op, share_lod={entry.outputs[0]: entry.inputs[0]})
+            op_hooks(op, share_lod={entry["outputs"][0]: entry["inputs"][0]})
     op_hooks("soft_relu_grad", share_lod={"X@GRAD": "Out"})
 
 
-_declare_lod()
+declare_hooks_lazily([*GRAD_OPS, "soft_relu_grad"], _declare_lod)
 
 
 def _wanted(ctx, slot: str) -> bool:
@@ -96,13 +110,13 @@ DOUBLE_GRAD_OPS = [
 def _declare_double_grad_lod() -> None:
     # each gradient <slot>@GRAD keeps the LoD of <slot> (grad_out@GRAD of relu / leaky_relu /
     # abs, whose grad op has no grad_out input: of the first input, Out or X)
-    entries = {e.op: e for e in load_compat(GRAD_COMPAT_FILE)}
+    entries = _grad_entries()
     for op in DOUBLE_GRAD_OPS:
         entry = entries.get(op)
         if entry:
-            ins = entry.inputs
+            ins = entry["inputs"]
             op_hooks(op, share_lod={o: o[:-len("@GRAD")] if o[:-len("@GRAD")] in ins else ins[0]
-                                    for o in entry.outputs})
+                                    for o in entry["outputs"]})
 
 
-_declare_double_grad_lod()
+declare_hooks_lazily(DOUBLE_GRAD_OPS, _declare_double_grad_lod)
