@@ -13,8 +13,7 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.kernel import LoDTensor, Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.quant import round_half_away
-from phi.kernels.roi import roi_batch_ids
+from phi.kernels.roi import psroi_bins, roi_batch_ids
 
 __all__: list[str] = []
 
@@ -110,23 +109,7 @@ def psroi_pool_grad(ctx, x: Tensor, boxes: LoDTensor, boxes_num: Tensor | None,
     t = x.dtype.type
     ss = t(np.float32(spatial_scale))
     dx = np.zeros(x.shape, x.dtype)
-    rounded = round_half_away(np, boxes.data.astype(x.dtype))
-    for r, roi in enumerate(rounded):
-        sw, sh = roi[0] * ss, roi[1] * ss
-        ew, eh = (roi[2] + t(1)) * ss, (roi[3] + t(1)) * ss
-        rh, rw = max(eh - sh, t(0.1)), max(ew - sw, t(0.1))
-        bin_h, bin_w = rh / t(pooled_height), rw / t(pooled_width)
-        img = dx[ids[r]]
-        for c in range(output_channels):
-            for ph in range(pooled_height):
-                hs = min(max(math.floor(bin_h * t(ph) + sh), 0), height)
-                he = min(max(math.ceil(bin_h * t(ph + 1) + sh), 0), height)
-                for pw in range(pooled_width):
-                    ws = min(max(math.floor(bin_w * t(pw) + sw), 0), width)
-                    we = min(max(math.ceil(bin_w * t(pw + 1) + sw), 0), width)
-                    if he <= hs or we <= ws:
-                        continue
-                    ch = (c * pooled_height + ph) * pooled_width + pw
-                    area = t((he - hs) * (we - ws))
-                    img[ch, hs:he, ws:we] += out_grad[r, c, ph, pw] / area
+    for r, c, ph, pw, ch, hs, he, ws, we, area in psroi_bins(
+            boxes.data, t, ss, height, width, pooled_height, pooled_width, output_channels):
+        dx[ids[r], ch, hs:he, ws:we] += out_grad[r, c, ph, pw] / area
     return dx

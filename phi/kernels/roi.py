@@ -156,13 +156,25 @@ def psroi_pool(ctx, x: Tensor, boxes: LoDTensor, boxes_num: Tensor | None, poole
     ss = t(np.float32(spatial_scale))
     out = np.zeros((boxes.data.shape[0], output_channels, pooled_height, pooled_width),
                    x.dtype)
-    rounded = round_half_away(np, boxes.data.astype(x.dtype))  # std::round of the corners
+    for r, c, ph, pw, ch, hs, he, ws, we, area in psroi_bins(
+            boxes.data, x.dtype.type, ss, height, width, pooled_height, pooled_width,
+            output_channels):
+        img = x[ids[r]]
+        out[r, c, ph, pw] = img[ch, hs:he, ws:we].sum(dtype=x.dtype) / area
+    return out
+
+
+def psroi_bins(boxes, t, ss, height: int, width: int, pooled_height: int, pooled_width: int,
+               output_channels: int):
+    """Paddle's psroi_pool bins, in its loop order: (roi, c, ph, pw, input channel, the bin's
+    clipped rows [hs, he) and columns [ws, we), its area in T); empty bins are skipped.  The
+    corners are std::round-ed in T, the bin arithmetic is T's, as in Paddle's kernels."""
+    rounded = round_half_away(np, boxes.astype(t))
     for r, roi in enumerate(rounded):
         sw, sh = roi[0] * ss, roi[1] * ss
         ew, eh = (roi[2] + t(1)) * ss, (roi[3] + t(1)) * ss
         rh, rw = max(eh - sh, t(0.1)), max(ew - sw, t(0.1))
         bin_h, bin_w = rh / t(pooled_height), rw / t(pooled_width)
-        img = x[ids[r]]
         for c in range(output_channels):
             for ph in range(pooled_height):
                 hs = min(max(math.floor(bin_h * t(ph) + sh), 0), height)
@@ -173,6 +185,4 @@ def psroi_pool(ctx, x: Tensor, boxes: LoDTensor, boxes_num: Tensor | None, poole
                     if he <= hs or we <= ws:
                         continue
                     ch = (c * pooled_height + ph) * pooled_width + pw
-                    area = t((he - hs) * (we - ws))
-                    out[r, c, ph, pw] = img[ch, hs:he, ws:we].sum(dtype=x.dtype) / area
-    return out
+                    yield r, c, ph, pw, ch, hs, he, ws, we, t((he - hs) * (we - ws))

@@ -11,6 +11,10 @@ import math
 import numpy as np
 
 from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.fluid_kernels.detection2 import (
+    deformable_psroi_bins,
+    deformable_psroi_inputs,
+)
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from fluid_compat.operators.fluid_kernels.window import spp_level
 from phi.kernels.grad_pool import pool_window_grad
@@ -193,75 +197,36 @@ class DeformablePsroiPoolingGradKernel(FluidKernel):
     (DeformablePSROIPoolBackwardAccCPUKernel: the clip is not differentiated)."""
 
     def compute(self, ctx) -> None:
-        x = ctx.input_array("Input")
-        rois_t = ctx.input("ROIs")
-        rois = np.asarray(rois_t.data)
+        x, rois, ids, trans = deformable_psroi_inputs(ctx, "deformable_psroi_pooling_grad")
         dout = ctx.input_array("Output@GRAD")
         top = ctx.input_array("TopCount")
-        no_trans = bool(ctx.attr("no_trans"))
-        out_dim, spp = ctx.attr("output_dim"), ctx.attr("sample_per_part")
-        grp_h, grp_w = ctx.attr("group_size")
-        ph_n, pw_n = ctx.attr("pooled_height"), ctx.attr("pooled_width")
-        part_h_n, part_w_n = ctx.attr("part_size")
-        batch, _, height, width = x.shape
-        ids = np.repeat(np.arange(batch), np.diff(np.asarray(rois_t.lod[-1], np.int64)))
         t = x.dtype.type
-        trans = None if no_trans else ctx.input_array("Trans")
-        n_cls = 1 if no_trans else trans.shape[1] // 2
-        per_cls = out_dim if no_trans else out_dim // max(n_cls, 1)
-        ss, std, half = t(np.float32(ctx.attr("spatial_scale"))), t(np.float32(
-            ctx.attr("trans_std"))), t(0.5)
+        std = t(np.float32(ctx.attr("trans_std")))
         dx = np.zeros_like(x)
         dtrans = None if trans is None else np.zeros_like(trans)
         one = t(1)
-        for n, roi in enumerate(rois.astype(t)):
-            r = [t(math.copysign(math.floor(abs(float(v)) + 0.5), float(v))) for v in roi]
-            sw, sh = r[0] * ss - half, r[1] * ss - half
-            rw = max(t((r[2] + t(1)) * ss - half) - sw, t(0.1))
-            rh = max(t((r[3] + t(1)) * ss - half) - sh, t(0.1))
-            bw, bh = rw / t(pw_n), rh / t(ph_n)
-            sbw, sbh = bw / t(spp), bh / t(spp)
+        for n, ctop, ph, pw, part, c, points in deformable_psroi_bins(ctx, x, rois, ids, trans):
+            if top[n, ctop, ph, pw] <= 0:
+                continue
+            diff = dout[n, ctop, ph, pw] / top[n, ctop, ph, pw]
+            cls, part_h, part_w, rw, rh = part
             img, gimg = x[ids[n]], dx[ids[n]]
-            for ctop in range(out_dim):
-                cls = ctop // per_cls
-                for ph in range(ph_n):
-                    part_h = math.floor(t(ph) / t(ph_n) * t(part_h_n))
-                    gh = min(max(math.floor(t(ph) * t(grp_h) / t(ph_n)), 0), grp_h - 1)
-                    for pw in range(pw_n):
-                        if top[n, ctop, ph, pw] <= 0:
-                            continue
-                        diff = dout[n, ctop, ph, pw] / top[n, ctop, ph, pw]
-                        part_w = math.floor(t(pw) / t(pw_n) * t(part_w_n))
-                        gw = min(max(math.floor(t(pw) * t(grp_w) / t(pw_n)), 0), grp_w - 1)
-                        tx = t(0) if no_trans else trans[n, 2 * cls, part_h, part_w] * std
-                        ty = t(0) if no_trans else trans[n, 2 * cls + 1, part_h, part_w] * std
-                        ws = t(pw) * bw + sw + tx * rw
-                        hs = t(ph) * bh + sh + ty * rh
-                        c = (ctop * grp_h + gh) * grp_w + gw
-                        for ih in range(spp):
-                            for iw in range(spp):
-                                w, h = ws + t(iw) * sbw, hs + t(ih) * sbh
-                                if w < -0.5 or w > width - 0.5 or h < -0.5 or h > height - 0.5:
-                                    continue
-                                w = min(max(w, t(0)), t(width - 1))
-                                h = min(max(h, t(0)), t(height - 1))
-                                x0, x1 = math.floor(w), math.ceil(w)
-                                y0, y1 = math.floor(h), math.ceil(h)
-                                ddx, ddy = t(w - t(x0)), t(h - t(y0))
-                                gimg[c, y0, x0] += (one - ddx) * (one - ddy) * diff
-                                gimg[c, y1, x0] += (one - ddx) * ddy * diff
-                                gimg[c, y0, x1] += ddx * (one - ddy) * diff
-                                gimg[c, y1, x1] += ddx * ddy * diff
-                                if dtrans is None:
-                                    continue
-                                u00, u01 = img[c, y0, x0], img[c, y1, x0]
-                                u10, u11 = img[c, y0, x1], img[c, y1, x1]
-                                gx = (u11 * ddy + u10 * (one - ddy) - u01 * ddy
-                                      - u00 * (one - ddy)) * std * diff
-                                gy = (u11 * ddx + u01 * (one - ddx) - u10 * ddx
-                                      - u00 * (one - ddx)) * std * diff
-                                dtrans[n, 2 * cls, part_h, part_w] += gx * rw
-                                dtrans[n, 2 * cls + 1, part_h, part_w] += gy * rh
+            for w, h in points:
+                x0, x1 = math.floor(w), math.ceil(w)
+                y0, y1 = math.floor(h), math.ceil(h)
+                ddx, ddy = t(w - t(x0)), t(h - t(y0))
+                gimg[c, y0, x0] += (one - ddx) * (one - ddy) * diff
+                gimg[c, y1, x0] += (one - ddx) * ddy * diff
+                gimg[c, y0, x1] += ddx * (one - ddy) * diff
+                gimg[c, y1, x1] += ddx * ddy * diff
+                if dtrans is None:
+                    continue
+                u00, u01 = img[c, y0, x0], img[c, y1, x0]
+                u10, u11 = img[c, y0, x1], img[c, y1, x1]
+                gx = (u11 * ddy + u10 * (one - ddy) - u01 * ddy - u00 * (one - ddy)) * std * diff
+                gy = (u11 * ddx + u01 * (one - ddx) - u10 * ddx - u00 * (one - ddx)) * std * diff
+                dtrans[n, 2 * cls, part_h, part_w] += gx * rw
+                dtrans[n, 2 * cls + 1, part_h, part_w] += gy * rh
         ctx.set_output("Input@GRAD", dx)
         if dtrans is not None and _grad_out(ctx, "Trans@GRAD"):
             ctx.set_output("Trans@GRAD", dtrans)
