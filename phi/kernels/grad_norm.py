@@ -20,6 +20,7 @@ import numpy as np
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import prod, quiet
+from phi.kernels.statistics import spectral_power_iteration
 
 __all__ = ["batch_norm_grad", "group_norm_grad", "instance_norm_grad", "layer_norm_grad"]
 
@@ -150,18 +151,10 @@ def spectral_norm_grad(ctx, weight: Tensor, u: Tensor, v: Tensor, out_grad: Tens
     alone, not weighted by dOut: not the true gradient, but what Paddle 2.6.2 returns)."""
     xp = ctx.xp
     t = weight.dtype.type
-    perm = (dim, *[i for i in range(weight.ndim) if i != dim])
+    perm, w, uu, vv, sigma = spectral_power_iteration(xp, weight, u, v, dim, power_iters, eps)
     moved = xp.transpose(weight, perm)
-    w = xp.reshape(moved, (moved.shape[0], -1))
     dout = xp.reshape(xp.transpose(out_grad, perm), w.shape)
-    uu, vv = xp.reshape(u, (-1,)), xp.reshape(v, (-1,))
     with quiet(xp):
-        for _ in range(power_iters):
-            vv = w.T @ uu
-            vv = vv / (xp.sqrt(xp.sum(vv * vv)) + t(eps))
-            uu = w @ vv
-            uu = uu / (xp.sqrt(xp.sum(uu * uu)) + t(eps))
-        sigma = xp.sum(uu * (w @ vv))
         dw = dout * (t(1) - xp.outer(uu, vv) * xp.sum(w / sigma)) / sigma
     dw = xp.reshape(dw, moved.shape)
     return xp.ascontiguousarray(xp.transpose(dw, tuple(int(i) for i in np.argsort(perm))),

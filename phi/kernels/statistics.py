@@ -266,12 +266,10 @@ def renorm(ctx, x: Tensor, p: float, axis: int, max_norm: float) -> Tensor:
         return as_array(xp, x * scale)
 
 
-@register_kernel("spectral_norm", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
-def spectral_norm(ctx, weight: Tensor, u: Tensor, v: Tensor, dim: int, power_iters: int,
-                  eps: float) -> Tensor:
-    """weight / sigma, sigma = u^T W v after ``power_iters`` power iterations from U and V
-    (W: weight with ``dim`` first, flattened to 2-D); each step normalizes by norm + eps."""
-    xp = ctx.xp
+def spectral_power_iteration(xp, weight, u, v, dim: int, power_iters: int, eps: float):
+    """spectral_norm's power iterations (Paddle's CalcMatrixSigmaAndNormWeight): weight with
+    ``dim`` first flattened to 2-D W, U and V iterated ``power_iters`` times, each step
+    normalized by norm + eps in the weight's dtype; returns (perm, W, u, v, sigma)."""
     t = weight.dtype.type
     perm = (dim, *[i for i in range(weight.ndim) if i != dim])
     moved = xp.transpose(weight, perm)
@@ -284,5 +282,16 @@ def spectral_norm(ctx, weight: Tensor, u: Tensor, v: Tensor, dim: int, power_ite
             uu = w @ vv
             uu = uu / (xp.sqrt(xp.sum(uu * uu)) + t(eps))
         sigma = xp.sum(uu * (w @ vv))
-        out = xp.reshape(w / sigma, moved.shape)
+    return perm, w, uu, vv, sigma
+
+
+@register_kernel("spectral_norm", ("CPU", "GPU"), dtypes=FLOAT_DTYPES)
+def spectral_norm(ctx, weight: Tensor, u: Tensor, v: Tensor, dim: int, power_iters: int,
+                  eps: float) -> Tensor:
+    """weight / sigma, sigma = u^T W v after ``power_iters`` power iterations from U and V
+    (W: weight with ``dim`` first, flattened to 2-D); each step normalizes by norm + eps."""
+    xp = ctx.xp
+    perm, w, _u, _v, sigma = spectral_power_iteration(xp, weight, u, v, dim, power_iters, eps)
+    with quiet(xp):
+        out = xp.reshape(w / sigma, xp.transpose(weight, perm).shape)
     return as_array(xp, xp.transpose(out, tuple(int(i) for i in xp.argsort(xp.asarray(perm)))))
