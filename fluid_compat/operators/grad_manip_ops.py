@@ -10,6 +10,7 @@ import numpy as np
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.with_kernel import OperatorWithKernel
 from phi.core.tensor import DenseTensor
+from phi.kernels.grad_elementwise import reduce_to
 from phi.kernels.grad_manip import typed_errors
 
 __all__: list[str] = []
@@ -48,14 +49,10 @@ def _value_dims(op, inputs, staged) -> None:
     if value is None or not grads or grads[0] is None:
         return
     g = grads[0]
-    a, shape = g.data, tuple(value.data.shape)
-    lead = a.ndim - len(shape)
-    if lead < 0:
-        g.data = a.reshape(shape)
-        return
-    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape)
-                                     if d == 1 and a.shape[lead + i] != 1)
-    g.data = np.sum(a, axis=axes, keepdims=True, dtype=a.dtype).reshape(shape)
+    if g.data.ndim < value.data.ndim:
+        g.data = g.data.reshape(value.data.shape)
+    else:
+        g.data = reduce_to(np, g.data, value.data.shape)
 
 
 def _multiplex(op, inputs, staged) -> None:

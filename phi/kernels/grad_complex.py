@@ -14,6 +14,7 @@ from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.spectral import fft_axes
+from phi.kernels.grad_elementwise import reduce_to
 from phi.kernels.spectral import _CPLX, _SWAP, COMPLEX, REAL
 
 __all__ = ["complex_grad", "eig_grad", "fft_c2c_grad", "fft_c2r_grad", "fft_r2c_grad",
@@ -22,14 +23,6 @@ __all__ = ["complex_grad", "eig_grad", "fft_c2c_grad", "fft_c2r_grad", "fft_r2c_
 
 #: the output gradient is the real (or complex) counterpart of the kernel's dtype
 _ANY_OUT_GRAD = {"out_grad": {"dtype": DataType.ALL_DTYPE}}
-
-
-def _sum_to(xp, g, shape: tuple[int, ...]):
-    """A broadcast gradient summed back to ``shape`` (numpy broadcasting from the right)."""
-    lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape)
-                                      if n == 1 and g.shape[lead + i] != 1)
-    return xp.sum(g, axis=axes).reshape(shape) if axes else g
 
 
 @register_kernel("real_grad", ("CPU", "GPU"), dtypes=COMPLEX, input_defs=_ANY_OUT_GRAD)
@@ -48,8 +41,8 @@ def imag_grad(ctx, out_grad: Tensor) -> Tensor:
 def complex_grad(ctx, x: Tensor, y: Tensor, out_grad: Tensor) -> tuple[Tensor, Tensor]:
     """dx = Re(dout), dy = Im(dout), each summed back over the broadcast axes."""
     xp = ctx.xp
-    dx = _sum_to(xp, xp.real(out_grad), x.shape).astype(x.dtype)
-    dy = _sum_to(xp, xp.imag(out_grad), y.shape).astype(y.dtype)
+    dx = reduce_to(xp, xp.real(out_grad), x.shape).astype(x.dtype)
+    dy = reduce_to(xp, xp.imag(out_grad), y.shape).astype(y.dtype)
     return xp.asarray(dx), xp.asarray(dy)  # (ascontiguousarray makes a 0-d array 1-d)
 
 

@@ -33,18 +33,12 @@ def _softmax_backward(xp, out, dout, axis: int):
         return as_array(xp, out * (dout - xp.sum(dout * out, axis=axis, keepdims=True)))
 
 
+@register_kernel("gumbel_softmax_grad", ("CPU", "GPU"), dtypes=FLOATS)
 @register_kernel("softmax_grad", ("CPU", "GPU"), dtypes=FLOATS)
 def softmax_grad(ctx, out: Tensor, out_grad: Tensor, axis: int) -> Tensor:
-    """out * (dout - sum(dout * out, axis)); a 0-D softmax (constant 1) has gradient 0."""
-    xp = ctx.xp
-    if out.ndim == 0:
-        return xp.zeros_like(out)
-    return _softmax_backward(xp, out, out_grad, _axis(axis, out.ndim))
-
-
-@register_kernel("gumbel_softmax_grad", ("CPU", "GPU"), dtypes=FLOATS)
-def gumbel_softmax_grad(ctx, out: Tensor, out_grad: Tensor, axis: int) -> Tensor:
-    """The softmax gradient of Out (also for ``hard``: Out is then the one-hot sample)."""
+    """out * (dout - sum(dout * out, axis)); a 0-D softmax (constant 1) has gradient 0.  Also
+    gumbel_softmax_grad: the softmax gradient of Out (with ``hard``, Out is the one-hot
+    sample)."""
     xp = ctx.xp
     if out.ndim == 0:
         return xp.zeros_like(out)

@@ -21,6 +21,7 @@ from phi.core.kernel import Int64, Tensor
 from phi.core.registry import register_kernel
 from phi.kernels import broadcast, manip, manipulation, slicing, spectral
 from phi.kernels.funcs import ALL_DTYPES, half_op, owned
+from phi.kernels.grad_elementwise import reduce_to
 from phi.kernels.reduce import _half_sum
 from phi.kernels.scatter import set_value_target_dims
 
@@ -99,20 +100,19 @@ def adjoint(ctx, x_shape, dout, forward):
 
 
 def _reduce_to(ctx, dout, shape):
-    """dout summed over the broadcast dims down to ``shape`` (numpy broadcasting rules)."""
+    """dout summed over the broadcast dims down to ``shape`` (numpy broadcasting rules); half
+    types in Eigen's half order, as Paddle's reduce (grad_elementwise.reduce_to otherwise)."""
     xp = ctx.xp
     shape = tuple(shape)
+    dtype = ctx.data_type(dout)
+    if dtype not in _HALF:
+        return owned(xp, reduce_to(xp, dout, shape))
     lead = dout.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(shape)
                                      if d == 1 and dout.shape[lead + i] != 1)
-    dtype = ctx.data_type(dout)
-    if dtype in _HALF:  # Eigen's half sum, as Paddle's reduce
-        if not axes:
-            return owned(xp, xp.reshape(dout, shape))
-        return xp.reshape(_half_sum(ctx, dout, axes, True, dtype), shape)
     if not axes:
         return owned(xp, xp.reshape(dout, shape))
-    return xp.reshape(xp.sum(dout, axis=axes, keepdims=True, dtype=dout.dtype), shape)
+    return xp.reshape(_half_sum(ctx, dout, axes, True, dtype), shape)
 
 
 # -- shape ops: the gradient is the output gradient with x's dims ------------------------------

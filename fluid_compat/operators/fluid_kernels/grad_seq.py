@@ -15,6 +15,7 @@ from fluid_compat.operators.fluid_kernels.sequence2 import _nce_probability
 from phi.core.errors import InvalidArgument
 from phi.core.lod import to_abs_offset
 from phi.kernels.funcs import quiet
+from phi.kernels.grad_elementwise import reduce_to
 
 __all__: list[str] = []
 
@@ -586,16 +587,6 @@ def _unary(name: str, scale):
                           "been implemented.")
 
 
-def _reduce_to(g, shape, axis: int):
-    """An elementwise gradient of X's shape summed down to Y's ``shape`` placed at ``axis``."""
-    if tuple(g.shape) == tuple(shape):
-        return g
-    axis = g.ndim - len(shape) if axis == -1 else axis
-    ys = (1,) * axis + tuple(shape) + (1,) * (g.ndim - axis - len(shape))
-    keep = tuple(i for i, n in enumerate(ys) if n == 1 and g.shape[i] != 1)
-    return np.sum(g, axis=keep, keepdims=True, dtype=g.dtype).reshape(shape)
-
-
 def _broadcast2_quirk(g, shape, axis: int, full):
     """IntermediateOut@GRAD of a Y broadcast along both sides ([pre, n, post], post > 1):
     Paddle's FusedElemwiseAndActGradBroadcast2CPU restarts the sum at every element of the
@@ -640,7 +631,7 @@ class _FusedElemwiseActivationGrad(FluidKernel):
                 ye = _expand(inter, dout.ndim, axis)
                 mul = f1 == "elementwise_mul"
                 grads["X@GRAD"] = dout * ye if mul else dout
-                d_inter = _reduce_to(dout * x if mul else dout, y.shape, axis)
+                d_inter = reduce_to(np, dout * x if mul else dout, y.shape, axis)
                 grads["IntermediateOut@GRAD"] = _broadcast2_quirk(dout * x if mul else dout,
                                                                   y.shape, axis, d_inter)
                 grads["Y@GRAD"] = back(y, inter, d_inter)
@@ -650,7 +641,7 @@ class _FusedElemwiseActivationGrad(FluidKernel):
                 d_inter = back(inter, out, dout)
                 grads["IntermediateOut@GRAD"] = d_inter
                 grads["X@GRAD"] = d_inter
-                grads["Y@GRAD"] = _reduce_to(d_inter, y.shape, axis)
+                grads["Y@GRAD"] = reduce_to(np, d_inter, y.shape, axis)
         for slot, g in grads.items():
             if wanted(ctx, slot):
                 ctx.set_output(slot, np.asarray(g).astype(dout.dtype))
