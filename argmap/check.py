@@ -383,7 +383,6 @@ def signature_problems(op_type: str, sig: KernelSignature, proto: OpProto | None
     proto_attrs = {a.name: a for a in proto.attrs} if proto is not None else {}
     runtime = set(runtime_attr_names)
     tensor_attr_kinds = dict(tensor_attr_kinds or {})
-    grad = False
     if proto is None:
         messages.append(f"{op_type} has no OpProto: names cannot be checked")
     else:
@@ -391,10 +390,7 @@ def signature_problems(op_type: str, sig: KernelSignature, proto: OpProto | None
             if name not in inputs and (op_type, name) not in FOREIGN_INPUTS:
                 messages.append(f"input {name!r} is not an input slot of {op_type} "
                                 f"(slots: {', '.join(inputs) or 'none'})")
-        # a grad op carries its forward op's attributes, and its proto (opmakers.grad) marks
-        # every slot duplicable: neither can be checked against it
-        grad = is_grad_op_type(op_type) and not opmakers.has_op(op_type)
-        for name in () if grad else sig.attrs:
+        for name in sig.attrs:
             if name not in proto_attrs and name not in runtime and name not in inputs:
                 messages.append(f"attribute {name!r} is neither an attribute nor an input slot "
                                 f"of {op_type}")
@@ -408,27 +404,15 @@ def signature_problems(op_type: str, sig: KernelSignature, proto: OpProto | None
         messages.append(f"phi kernel `{sig.name}` is not registered{hint}")
         return messages
     defs = _distinct_defs(factory, sig.name)
-    if proto is not None and grad:
-        inputs, outputs = {}, {}
     for key, d in defs:
         at = f" [{key}]" if len(defs) > 1 else ""
-        messages += _compare(sig, d, at, inputs, outputs, proto_attrs, tensor_attr_kinds,
-                             slot_kinds=not _grad_only(op_type))
+        messages += _compare(sig, d, at, inputs, outputs, proto_attrs, tensor_attr_kinds)
     return messages
-
-
-def _grad_only(op_type: str) -> bool:
-    """A grad op type without an OpProto of its own (concat, emitted by split's maker, has one)."""
-    import opmakers
-
-    return is_grad_op_type(op_type) and op_type not in opmakers.all_op_types()
 
 
 def _compare(sig: KernelSignature, d: KernelArgsDef, at: str, inputs: Mapping[str, Any],
              outputs: Mapping[str, Any], proto_attrs: Mapping[str, AttrProto],
-             tensor_attr_kinds: Mapping[str, str], slot_kinds: bool = True) -> list[str]:
-    # slot_kinds False: a grad op's slots (opmakers.grad.grad_op_proto) are all marked
-    # duplicable, as no OpProto says which are; their kinds cannot be checked
+             tensor_attr_kinds: Mapping[str, str]) -> list[str]:
     messages = []
     kernel = f"kernel `{sig.name}`{at}"
     if len(sig.inputs) != len(d.inputs):
@@ -436,8 +420,7 @@ def _compare(sig: KernelSignature, d: KernelArgsDef, at: str, inputs: Mapping[st
                         f"{kernel} takes {len(d.inputs)} ({_kinds(d.inputs)})")
     else:
         for i, (name, arg) in enumerate(zip(sig.inputs, d.inputs, strict=False)):
-            if slot_kinds:
-                messages += _slot_kind("input", name, inputs.get(name), arg.kind, i, kernel)
+            messages += _slot_kind("input", name, inputs.get(name), arg.kind, i, kernel)
     if len(sig.attrs) != len(d.attributes):
         kernel_types = ", ".join(str(a.type) for a in d.attributes) or "none"
         messages.append(f"{len(sig.attrs)} attributes ({', '.join(sig.attrs) or 'none'}) but "
@@ -460,8 +443,7 @@ def _compare(sig: KernelSignature, d: KernelArgsDef, at: str, inputs: Mapping[st
                         f"{kernel} returns {len(d.outputs)} ({_kinds(d.outputs)})")
     else:
         for i, (name, arg) in enumerate(zip(sig.outputs, d.outputs, strict=False)):
-            if slot_kinds:
-                messages += _slot_kind("output", name, outputs.get(name), arg.kind, i, kernel)
+            messages += _slot_kind("output", name, outputs.get(name), arg.kind, i, kernel)
     return messages
 
 
@@ -532,11 +514,6 @@ def _check_op(found: OpMappings, registry: ArgMappingRegistry, factory: Any) -> 
         return problems
     if found.signatures and all(is_pending_grad(found.op_type, p.signature.name, factory)
                                 for p in found.signatures):
-        return problems
-    if is_grad_op_type(found.op_type) and found.how == "function":
-        # a grad op's proto is made from its grad maker (every slot duplicable, no attributes):
-        # a mapping function's signatures are checked against Paddle's traces by the grad and
-        # SelectedRows program cases instead
         return problems
     proto = _proto_or_none(registry, found.op_type)
     runtime = ([a.name for a in opmakers.get_runtime_attrs(found.op_type)]

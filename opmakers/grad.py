@@ -37,6 +37,7 @@ from phi.core.errors import NotFound
 __all__ = [
     "EMPTY_VAR_NAME",
     "GRAD_SUFFIX",
+    "foreign_maker_attrs",
     "GradOpDesc",
     "grad_op_descs",
     "grad_op_proto",
@@ -132,6 +133,22 @@ def grad_op_descs(op_type: str, inputs: Mapping[str, Iterable[str]],
         a.update(spec["set"])
         descs.append(GradOpDesc(spec["type"], ins, outs, a))
     return descs
+
+
+@functools.cache
+def foreign_maker_attrs(op_type: str) -> frozenset[str]:
+    """Attributes GradOpMakers copy onto an op of type ``op_type`` from another op type
+    (split's maker emits a concat op holding split's num and sections): Paddle's checker
+    leaves attributes it does not declare alone, so the registry keeps these unchecked."""
+    from opmakers.registry import get_op_proto, has_op
+
+    names: set[str] = set()
+    for fwd, specs in _makers().items():
+        for spec in specs:
+            if (spec["type"] == op_type and fwd != op_type and spec["attrs"] == "all"
+                    and has_op(fwd)):
+                names.update(a.name for a in get_op_proto(fwd).attrs)
+    return frozenset(names)
 
 
 def grad_op_types(op_type: str) -> list[str]:

@@ -9,14 +9,13 @@ attributes checked and defaults filled, slots checked; errors name op, slot and 
 from __future__ import annotations
 
 import difflib
-import functools
 from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
 import opmakers
 from opmakers import OpProto, check_attrs
-from opmakers.grad import grad_op_proto, is_grad_op_type
+from opmakers.grad import foreign_maker_attrs, grad_op_proto, is_grad_op_type
 from phi.core.errors import InvalidArgument, NotFound
 
 __all__ = ["OpHooks", "OpInfo", "create_op", "declare_hooks_lazily", "get_op_info", "op_hooks",
@@ -153,22 +152,6 @@ def _ensure_operators_loaded() -> None:
     import fluid_compat.operators  # noqa: F401 - declares hooks and fluid kernels
 
 
-@functools.cache
-def _maker_attrs(op_type: str) -> frozenset[str]:
-    """Attributes Paddle's GradOpMakers copy onto an op of this type from another op type
-    (split's maker emits a concat op holding split's num and sections): kept unchecked, as
-    Paddle's checker leaves attributes it does not declare alone."""
-    from opmakers.grad import _makers
-
-    names: set[str] = set()
-    for fwd, specs in _makers().items():
-        for spec in specs:
-            if (spec.get("type") == op_type and fwd != op_type and spec.get("attrs") == "all"
-                    and opmakers.has_op(fwd)):
-                names.update(a.name for a in opmakers.get_op_proto(fwd).attrs)
-    return frozenset(names)
-
-
 def create_op(
     op_type: str,
     inputs: Mapping[str, Sequence[str]],
@@ -198,7 +181,7 @@ def create_op(
                 f"Operator `{op_type}` needs input `{slot}`, which is missing or empty."
             )
     given = dict(attrs_ or {})
-    carried = {k: given.pop(k) for k in _maker_attrs(op_type) & given.keys()
+    carried = {k: given.pop(k) for k in foreign_maker_attrs(op_type) & given.keys()
                if not any(a.name == k for a in info.proto.attrs)}
     filled = (
         dict(attrs_ or {})

@@ -20,8 +20,6 @@
 
 from __future__ import annotations
 
-from opmakers.grad import EMPTY_VAR_NAME
-
 from collections.abc import Mapping
 
 from fluid_compat.framework.op_kernel_type import OpKernelType
@@ -29,6 +27,7 @@ from fluid_compat.framework.scope import Scope
 from fluid_compat.operators import expected_kernel, pinning  # noqa: F401 - defines the flag
 from fluid_compat.operators.context import ExecutionContext
 from fluid_compat.operators.fluid_kernels.registry import FLUID_REGISTRY_GENERATION
+from opmakers.grad import EMPTY_VAR_NAME
 from phi.common.place import Place
 from phi import flags
 from phi.core import trace
