@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import glob
-import json
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -367,7 +366,6 @@ class _FileRowPredictor(BatchPredictor):
     """BatchPredictor over rows given as file paths (only paths travel to Ray workers)."""
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        outs: list[list[np.ndarray]] = [[] for _ in self.fetch_names]
         for p in batch["__path__"]:
             path = Path(str(p))
             if path.suffix == ".npz":
@@ -376,11 +374,8 @@ class _FileRowPredictor(BatchPredictor):
             else:
                 row = {self.feed_names[0]: np.load(path, allow_pickle=False)}
             for j, out in enumerate(self.run_row(row)):
-                outs[j].append(out)
                 np.save(path.with_name(f"{path.stem}.output_{j}.npy"), out)
-        return {"__path__": np.asarray(batch["__path__"]),
-                **{f"output_{j}": np.asarray([o.shape for o in outs[j]], dtype=object)
-                   for j in range(len(outs))}}
+        return {"__path__": np.asarray(batch["__path__"])}  # the outputs are on disk
 
 
 def run_dataset(model_prefix: str, path: str | Path, *, use_ray: bool = False,
@@ -442,7 +437,3 @@ def _run_parquet(model_prefix, path: Path, probe, use_ray, address, place, concu
     seconds = time.perf_counter() - t0
     return {"rows": n, "seconds": seconds, "rows_per_s": n / seconds if seconds else 0.0,
             "outputs": str(out_path)}
-
-
-def dumps(obj) -> str:
-    return json.dumps(obj, indent=1, default=str)

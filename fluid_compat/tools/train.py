@@ -26,6 +26,7 @@ import numpy as np
 from phi.core.errors import InvalidArgument, NotFound, PhiError
 from phi.core.tensor import DenseTensor
 
+from fluid_compat.backward import OP_ROLE
 from fluid_compat.executor import Executor, Program
 from fluid_compat.framework.program_desc import ProgramDesc
 from fluid_compat.framework.scope import Scope
@@ -33,6 +34,7 @@ from fluid_compat.framework.scope import Scope
 __all__ = ["add_arguments", "find_loss", "main_train"]
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "train_mlp"
+_LOSS_GRAD_ROLE = OP_ROLE["backward"] | OP_ROLE["loss"]  # the loss gradient's fill_constant
 _STEP = re.compile(r"^step(\d+)\.(.+)$")
 
 
@@ -59,7 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def find_loss(desc: ProgramDesc) -> str:
     """The loss of a program with a backward pass: what its loss-gradient fill_constant seeds."""
     for op in desc.global_block.ops:
-        if op.type == "fill_constant" and int(op.attrs.get("op_role", 0)) == 257:
+        if op.type == "fill_constant" and int(op.attrs.get("op_role", 0)) == _LOSS_GRAD_ROLE:
             (out,) = op.output("Out")
             return out.removesuffix("@GRAD")
     raise NotFound("The program has no backward pass (no fill_constant with op_role "

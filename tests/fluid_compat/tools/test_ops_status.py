@@ -71,13 +71,17 @@ def test_table_json_markdown_and_totals(capsys):
     assert "relu: CPU,GPU[f32,f64]" in relu and "CPU[f32,f64]" in relu and relu.endswith("ok")
     assert out[-3].startswith("totals: ") and " both" in out[-3]
     assert out[-1].startswith("grad: ") and "ops with grad ops run them" in out[-1]
-    assert "relu_grad: " in relu  # the grad column: relu's grad op and its kernel
+    assert "relu_grad: phi" in relu  # the grad column: relu's grad op and its kernel
     assert main(["ops", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["totals"]["ops"] == len(data["ops"])
     assert sum(data["totals"]["status"].values()) == len(data["ops"])
     assert data["totals"]["status"]["both"] == len(BOTH_KERNEL_OPS)
     relu_json = next(o for o in data["ops"] if o["op_type"] == "relu")
+    by_type = {o["op_type"]: o["grad"] for o in data["ops"]}
+    assert by_type["matmul"] == "matmul_grad: fluid"  # Paddle keeps matmul v1's fluid grad
+    assert by_type["sum"] == "scale: both"  # sum's maker emits scale ops
+    assert by_type["shape"] == "-"  # no grad maker
     assert relu_json["argmap_check"] == "ok" and relu_json["status"] == "both"
     assert main(["ops", "relu", "mul", "--format", "markdown"]) == 0
     md = capsys.readouterr().out.splitlines()
