@@ -100,8 +100,9 @@ def grad_op_descs(op_type: str, inputs: Mapping[str, Iterable[str]],
                   no_grad_set: Iterable[str] = ()) -> list[GradOpDesc]:
     """The grad ops of one forward op, as Paddle's GradOpMaker for ``op_type`` emits them.
 
-    ``no_grad_set`` holds gradient names (``x@GRAD``) that must not be computed.
-    NotFound when the op has no grad maker.
+    ``no_grad_set`` holds gradient names (``x@GRAD``) that must not be computed.  [] for an
+    op whose maker emits nothing (EmptyGradOpMaker: shape, arg_max ...); NotFound for an op
+    Paddle registers no maker for.
     """
     no_grad = frozenset(no_grad_set)
     if op_type == "sum":  # SumGradMaker: out@GRAD scaled by 1 into each input's gradient
@@ -110,9 +111,9 @@ def grad_op_descs(op_type: str, inputs: Mapping[str, Iterable[str]],
                                     else grad_var_name(x)]}, {"scale": 1.0})
                 for x in inputs.get("X", ())]
     specs = _specs_for(op_type, attrs_)
-    if not specs:
-        raise NotFound(f"Operator `{op_type}` has no grad op maker (it is not differentiable "
-                       "in Paddle 2.6.2).")
+    if specs is None:
+        raise NotFound(f"Operator `{op_type}`'s GradOpMaker is not registered in Paddle 2.6.2: "
+                       "no backward pass can go through it.")
     fwd = {**{k: list(v) for k, v in outputs.items()}, **{k: list(v) for k, v in inputs.items()}}
     descs = []
     for spec in specs:

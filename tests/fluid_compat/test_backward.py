@@ -60,3 +60,15 @@ def test_backward_errors_name_the_problem():
         append_backward("mean_0.tmp_0")
     with pytest.raises(InvalidArgument, match="no op of block 0 writes"):
         append_backward("x", program=fwd)
+
+
+def test_ops_without_gradient_emit_no_grad_ops():
+    """Paddle registers an EmptyGradOpMaker for shape, arg_max, ...: a backward pass through
+    them emits nothing (get_grad_op_desc gives []); an op with no maker at all cannot be on
+    a backward path."""
+    from opmakers.grad import grad_op_descs
+
+    assert grad_op_descs("shape", {"Input": ["x"]}, {"Out": ["s"]}, {}) == []
+    assert grad_op_descs("arg_max", {"X": ["x"]}, {"Out": ["i"]}, {"axis": 0}) == []
+    with pytest.raises(NotFound, match="GradOpMaker is not registered"):
+        grad_op_descs("no_such_op", {}, {}, {})
