@@ -32,7 +32,6 @@ from phi.common.place import CPUPlace, Place, to_place
 from phi.core.errors import InvalidArgument, NotFound
 from phi.core.selected_rows import is_selected_rows
 from phi.core.tensor import DenseTensor
-from phi.flags import FLAGS
 
 from fluid_compat.framework import ProgramDesc, VarType
 from fluid_compat.framework.scope import (
@@ -43,7 +42,7 @@ from fluid_compat.framework.scope import (
     lod_tensor_array,
 )
 from fluid_compat.operators.build import make_operator
-from fluid_compat.operators.fusion import ConvEpilogueStep, find_conv_epilogues
+from fluid_compat.operators.fusion import enabled_passes, plan_steps
 from fluid_compat.operators.runner import BoundRunner
 
 __all__ = ["Program", "Executor", "global_scope", "FeedError", "RunStats"]
@@ -181,27 +180,25 @@ class _Plan:
         self.release = release
         self.ops = [op for _, op in ops]
         # what a run executes: (step, variables released after it, ops it stands for); after
-        # the first run `fuse` may merge conv -> batch_norm [-> activation] chains
+        # the first run the fusion passes whose flags are on merge chains of ops into steps
         self.unfused_steps = [(r, rel, 1) for r, rel in zip(self.runners, release, strict=True)]
         self.steps = self.unfused_steps
+        self._fused: dict[tuple, list] = {}  # enabled passes -> steps
         self.fusion_checked = False
         self.last_run_fused = False
 
-    def fuse(self) -> None:
-        """Merge the fusable chains (fluid_compat.operators.fusion) of a plan that ran once."""
-        self.fusion_checked = True
-        spans = find_conv_epilogues(self.runners, self.release)
-        if not spans:
-            return
-        steps, at = [], 0
-        for start, stop in spans:
-            steps.extend(self.unfused_steps[at:start])
-            released = [v for group in self.release[start:stop] for v in group]
-            steps.append((ConvEpilogueStep(self.runners[start:stop], released), released,
-                          stop - start))
-            at = stop
-        steps.extend(self.unfused_steps[at:])
-        self.steps = steps
+    def steps_for(self, passes: tuple) -> list:
+        """The steps with ``passes`` fused (fluid_compat.operators.fusion), for a plan whose
+        runners have learned (it ran once op by op)."""
+        if not passes or not self.fusion_checked:
+            return self.unfused_steps
+        steps = self._fused.get(passes)
+        if steps is None:
+            steps = plan_steps(self.runners, self.release, passes)
+            if all(count == 1 for _, _, count in steps):
+                steps = self.unfused_steps
+            self._fused[passes] = steps
+        return steps
 
 
 class _PlanPool:
@@ -319,8 +316,9 @@ class Executor:
                   progress) -> list:
         for name, t in tensors.items():
             plan.feed_vars[name].value = t
-        fuse = FLAGS["FLAGS_fuse_conv_bn"]
-        steps = plan.steps if fuse else plan.unfused_steps
+        passes = enabled_passes()
+        steps = plan.steps_for(passes)
+        plan.steps = steps
         plan.last_run_fused = steps is not plan.unfused_steps
         if progress is None:
             for step, release, _ in steps:
@@ -335,8 +333,8 @@ class Executor:
                     var.value = None
                 done += count
                 progress(done, total)
-        if fuse and not plan.fusion_checked:  # after a whole run op by op: runners learned
-            plan.fuse()
+        if passes and not plan.fusion_checked:  # after a whole run op by op: runners learned
+            plan.fusion_checked = True
         out = []
         for name in fetch_names:
             var = plan.local.find_var(name)

@@ -14,6 +14,11 @@ a plan (op by op, while the runners learn) and every later, fused run give the s
 Executor, and here it would make run 1 differ from run 2, so we do not.)
 ``FLAGS_fuse_conv_bn=0`` runs op by op (kernel timing).
 
+Fusion passes: every kind of fused step is a ``FusionPass`` (a finder of runner spans, the step
+class standing for them, and the FLAGS_ switch that turns it off) registered here with
+``register_fusion``; the executor asks ``plan_steps`` for the steps of the passes whose flags
+are on (spans of an earlier-registered pass win over overlapping later ones).
+
 A chain is fused only when the executor may drop its intermediates: its ops are consecutive,
 every member replays on its fast path (phi kernels on the CPU, dense inputs, no transforms, no
 shadow), the intermediates are neither fetched nor read by a later op, and batch_norm's running
@@ -24,6 +29,9 @@ and re-arms from what they learned.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import attrs
 from phi import flags
 from phi.common.data_type import DataType
 from phi.core.tensor import DenseTensor
@@ -35,11 +43,64 @@ from phi.kernels.norm import global_stats_coefficients
 
 from fluid_compat.operators.runner import BoundRunner
 
-__all__ = ["ConvEpilogueStep", "find_conv_epilogues"]
+__all__ = ["ConvEpilogueStep", "FusionPass", "enabled_passes", "find_conv_epilogues",
+           "plan_steps", "register_fusion"]
 
 _FLAG = "FLAGS_fuse_conv_bn"
 flags.define_flag(_FLAG, bool, True, "Replay conv2d -> batch_norm (running statistics) "
                   "[-> relu/relu6] chains of planned programs as one in-place step.")
+
+
+@attrs.frozen
+class FusionPass:
+    """One kind of fused step: ``find(runners, release)`` gives (start, stop) runner ranges,
+    ``step(members, released)`` makes the step standing for one; ``flag`` turns it off."""
+
+    name: str
+    flag: str
+    find: Callable[[list[BoundRunner], list[list]], list[tuple[int, int]]]
+    step: Callable[[list[BoundRunner], list], object]
+
+
+_PASSES: list[FusionPass] = []
+
+
+def register_fusion(fusion: FusionPass) -> FusionPass:
+    """Add a fusion pass (module import time); its flag must be defined."""
+    if fusion.flag not in flags.FLAGS:
+        raise KeyError(f"fusion pass {fusion.name}: flag {fusion.flag} is not defined")
+    _PASSES.append(fusion)
+    return fusion
+
+
+def enabled_passes() -> tuple[FusionPass, ...]:
+    """The passes whose flags are on, in registration order."""
+    flag_values = flags.FLAGS
+    return tuple(p for p in _PASSES if flag_values[p.flag])
+
+
+def plan_steps(runners: list[BoundRunner], release: list[list], passes) -> list[tuple]:
+    """A plan's steps, (step, variables released after it, ops it stands for), with the spans
+    of ``passes`` fused (an earlier pass's span wins over an overlapping later one)."""
+    taken = [False] * len(runners)
+    spans = []
+    for fusion in passes:
+        for start, stop in fusion.find(runners, release):
+            if any(taken[start:stop]):
+                continue
+            taken[start:stop] = [True] * (stop - start)
+            spans.append((start, stop, fusion))
+    spans.sort(key=lambda span: span[0])
+    steps, at = [], 0
+    for start, stop, fusion in spans:
+        steps.extend((r, rel, 1) for r, rel in zip(runners[at:start], release[at:start],
+                                                    strict=True))
+        released = [v for group in release[start:stop] for v in group]
+        steps.append((fusion.step(runners[start:stop], released), released, stop - start))
+        at = stop
+    steps.extend((r, rel, 1) for r, rel in zip(runners[at:], release[at:], strict=True))
+    return steps
+
 
 # the kernels whose arithmetic a fused step reproduces (by function: a kernel registered in
 # their place under the same name is never bypassed)
@@ -242,3 +303,6 @@ def _chain_at(runners, release, i: int) -> int:
                 and not _released_at(release[i + 1], y_var)):
             return 3
     return 2
+
+
+register_fusion(FusionPass("conv_bn", _FLAG, find_conv_epilogues, ConvEpilogueStep))

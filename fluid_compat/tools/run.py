@@ -250,8 +250,8 @@ def main_run(args: argparse.Namespace) -> int:
     print(f"ops: {s.ops} ran: {s.phi} on phi kernels, {s.fluid} on fluid kernels, "
           f"{s.fallback} fell back to CPU")
     if s.fused_steps:
-        print(f"fused: {s.fused_ops} ops ran as {s.fused_steps} conv + batch_norm steps "
-              "(FLAGS_fuse_conv_bn=0 runs them op by op)")
+        print(f"fused: {s.fused_ops} ops ran as {s.fused_steps} fused steps "
+              "(each kind's FLAGS_fuse_* flag set to 0 runs its ops one by one)")
     if pins:
         print("pins: " + ", ".join(f"{k}={v}" for k, v in pins.items()))
     if exe.shadow_report is not None:
