@@ -44,6 +44,7 @@ from fluid_compat.framework.scope import (
 from fluid_compat.operators.build import make_operator
 from fluid_compat.operators.fusion import enabled_passes, plan_steps
 from fluid_compat.operators.runner import BoundRunner
+from fluid_compat.operators.segments import CompiledSegment
 
 __all__ = ["Program", "Executor", "global_scope", "FeedError", "RunStats"]
 
@@ -110,19 +111,20 @@ _NOT_TENSORS = (VarType.FEED_MINIBATCH, VarType.FETCH_LIST, VarType.RAW, VarType
 
 
 class RunStats:
-    """Counts of the last run: ops on phi kernels, on fluid kernels, CPU fallbacks, and the ops
-    replayed inside fused steps (``fused_ops`` in ``fused_steps``: operators/fusion.py)."""
+    """Counts of the last run: ops on phi kernels, on fluid kernels, CPU fallbacks, the ops
+    replayed inside fused steps (``fused_ops`` in ``fused_steps``: operators/fusion.py) and
+    those replayed by compiled segments (``segment_ops``: operators/segments.py)."""
 
-    __slots__ = ("phi", "fluid", "fallback", "ops", "fused_ops", "fused_steps")
+    __slots__ = ("phi", "fluid", "fallback", "ops", "fused_ops", "fused_steps", "segment_ops")
 
     def __init__(self) -> None:
         self.phi = self.fluid = self.fallback = self.ops = 0
-        self.fused_ops = self.fused_steps = 0
+        self.fused_ops = self.fused_steps = self.segment_ops = 0
 
     def __repr__(self) -> str:
         return (f"RunStats(ops={self.ops}, phi={self.phi}, fluid={self.fluid}, "
                 f"fallback={self.fallback}, fused_ops={self.fused_ops}, "
-                f"fused_steps={self.fused_steps})")
+                f"fused_steps={self.fused_steps}, segment_ops={self.segment_ops})")
 
 
 class _Plan:
@@ -434,4 +436,6 @@ def _stats(plan: _Plan) -> RunStats:
             if count > 1 and step.last_fused:
                 stats.fused_steps += 1
                 stats.fused_ops += count
+            elif type(step) is CompiledSegment and step.last_compiled:
+                stats.segment_ops += count
     return stats

@@ -54,12 +54,15 @@ flags.define_flag(_FLAG, bool, True, "Replay conv2d -> batch_norm (running stati
 @attrs.frozen
 class FusionPass:
     """One kind of fused step: ``find(runners, release)`` gives (start, stop) runner ranges,
-    ``step(members, released)`` makes the step standing for one; ``flag`` turns it off."""
+    ``step(members, released)`` makes the step standing for one; ``flag`` turns it off.  A
+    pass with ``rewrite`` instead rewrites the list of steps the span passes made (it runs
+    after them, in registration order)."""
 
     name: str
     flag: str
-    find: Callable[[list[BoundRunner], list[list]], list[tuple[int, int]]]
-    step: Callable[[list[BoundRunner], list], object]
+    find: Callable[[list[BoundRunner], list[list]], list[tuple[int, int]]] | None
+    step: Callable[[list[BoundRunner], list], object] | None
+    rewrite: Callable[[list[tuple]], list[tuple]] | None = None
 
 
 _PASSES: list[FusionPass] = []
@@ -85,6 +88,8 @@ def plan_steps(runners: list[BoundRunner], release: list[list], passes) -> list[
     taken = [False] * len(runners)
     spans = []
     for fusion in passes:
+        if fusion.find is None:
+            continue
         for start, stop in fusion.find(runners, release):
             if any(taken[start:stop]):
                 continue
@@ -99,6 +104,9 @@ def plan_steps(runners: list[BoundRunner], release: list[list], passes) -> list[
         steps.append((fusion.step(runners[start:stop], released), released, stop - start))
         at = stop
     steps.extend((r, rel, 1) for r, rel in zip(runners[at:], release[at:], strict=True))
+    for fusion in passes:
+        if fusion.rewrite is not None:
+            steps = fusion.rewrite(steps)
     return steps
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 import contextlib
 import math
 
+import numpy as np
+
 from phi.common.data_type import DataType
 from phi.common.scalar import Scalar
 
@@ -169,6 +171,12 @@ def scalar_as(ctx, value, dtype: DataType):
     complex128, as phi::Scalar stores them.
     """
     v = value.value if isinstance(value, Scalar) else value
+    memo = ctx.xp is np and v == v  # NaN keys would never hit
+    if memo:
+        key = (type(v), repr(v), dtype)  # repr: -0.0 and 0.0 differ, True and 1 too
+        hit = _SCALARS.get(key)
+        if hit is not None:
+            return hit
     if isinstance(v, bool):
         src = DataType.BOOL
     elif isinstance(v, int):
@@ -178,7 +186,18 @@ def scalar_as(ctx, value, dtype: DataType):
         src = DataType.FLOAT64
     else:
         src = DataType.COMPLEX128
-    return cast_array(ctx, ctx.asarray(v, src), dtype)
+    out = cast_array(ctx, ctx.asarray(v, src), dtype)
+    if memo and type(out) is np.ndarray:
+        if len(_SCALARS) > 1024:  # attribute values are few; a flood of computed ones is not
+            _SCALARS.clear()
+        out.flags.writeable = False  # shared: nobody may write into a cached constant
+        _SCALARS[key] = out
+    return out
+
+
+# (type, repr, dtype) -> the read-only 0-d numpy array scalar_as made for it: fill values are
+# converted once, not on every run (the conversion is a handful of numpy calls)
+_SCALARS: dict[tuple, np.ndarray] = {}
 
 
 def trunc_divide(xp, x, y):

@@ -9,6 +9,7 @@ the inverse standard deviation 1 / sqrt(var + epsilon) (SavedVariance).
 
 from __future__ import annotations
 
+import numpy as np
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
@@ -43,13 +44,30 @@ def layer_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilo
     right = 1
     for d in x.shape[begin_norm_axis:]:
         right *= d
+    lead = tuple(x.shape[:begin_norm_axis])
+    if right and xp is np:  # the operations below, in the same order, in place (np.mean is
+        # add.reduce / n; array methods skip np.reshape's wrapper, which dominates tiny rows)
+        rows = x.reshape(left, right)
+        with quiet(xp):
+            mean = np.add.reduce(rows, axis=1, keepdims=True)
+            mean /= right
+            y = rows - mean
+            var = np.add.reduce(y * y, axis=1, keepdims=True)
+            var /= right
+            std = var + t(epsilon)
+            np.sqrt(std, out=std)
+            y /= std
+            if scale is not None:
+                y *= scale.reshape(1, -1)
+            if bias is not None:
+                y += bias.reshape(1, -1)
+        return y.reshape(x.shape), mean.reshape(lead), var.reshape(lead)
     rows = xp.reshape(x, (left, right))  # explicit: -1 is ambiguous for an empty x
     with quiet(xp):
         mean = xp.mean(rows, axis=1, keepdims=True)
         var = xp.mean((rows - mean) ** 2, axis=1, keepdims=True)
         y = (rows - mean) / xp.sqrt(var + t(epsilon))
         y = _affine(xp, y, scale, bias, (1, -1))
-    lead = tuple(x.shape[:begin_norm_axis])
     return (as_array(xp, xp.reshape(y, x.shape)), xp.reshape(mean, lead),
             xp.reshape(var, lead))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import as_array, owned, quiet
@@ -25,6 +26,13 @@ def softmax(ctx, x: Tensor, axis: int) -> Tensor:
         return owned(xp, x)
     axis = axis + x.ndim if axis < 0 else axis
     with quiet(xp):
+        if xp is np:  # the same operations in place, reductions without their wrappers
+            shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
+            # where(shifted < -64, -64, shifted) below: maximum keeps NaN and -0.0 alike
+            e = np.maximum(shifted, dtype.to_numpy().type(_CLIP), out=shifted)
+            np.exp(e, out=e)
+            e *= np.divide(1, np.add.reduce(e, axis=axis, keepdims=True), dtype=e.dtype)
+            return e
         shifted = x - xp.max(x, axis=axis, keepdims=True)
         # ValueClip (x < -64 ? -64 : x): a logit more than 64 below the row maximum, -inf
         # included, still gets exp(-64) ~ 1.6e-28 instead of 0; NaN passes through, so a row of

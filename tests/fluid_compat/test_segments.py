@@ -1,0 +1,194 @@
+"""Compiled segments (fluid_compat.operators.segments): stretches of planned ops replayed by one
+generated function give the bits of the op-by-op runners on every Paddle-saved model, bail out
+to the runners on anything unexpected (other dims, data-dependent dims, a kernel error) with the
+same results and errors, and keep the dispatch records true."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from fluid_compat import Executor, Program, load_inference_model
+from fluid_compat.framework import ProgramDesc
+from fluid_compat.framework.scope import Scope
+from fluid_compat.operators import segments
+from fluid_compat.operators.segments import CompiledSegment
+from phi.common import DataType
+from phi.core.errors import Fatal, PhiError
+from phi.core.tensor import DenseTensor
+from phi.flags import set_flags
+from tests.corpus_paths import FIXTURES
+
+MODELS = sorted(p.name for p in (FIXTURES / "models").iterdir()
+                if (p / "inference.pdmodel").is_file())
+
+
+@pytest.fixture(autouse=True)
+def _segments_on():
+    set_flags({"FLAGS_plan_segments": True})
+    yield
+    set_flags({"FLAGS_plan_segments": True})
+
+
+def _feeds(model_dir, feeds):
+    return {n: np.load(model_dir / f"input_{n.replace('/', '_')}.npy") for n in feeds}
+
+
+def _segments(exe) -> list[CompiledSegment]:
+    return [s for s, _, _ in exe._last_plan.steps if isinstance(s, CompiledSegment)]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_models_give_the_runners_bits(model):
+    model_dir = FIXTURES / "models" / model
+    feed_files = sorted(model_dir.glob("input_*.npy"))
+    if not feed_files:
+        pytest.skip("no recorded feed")
+    # two scopes in lockstep (programs with state, such as lr schedulers, change every run)
+    runs = {}
+    for flag in (True, False):
+        scope = Scope()
+        program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
+        runs[flag] = (Executor(), program, scope)
+    feed = _feeds(model_dir, feeds)
+    for _ in range(3):
+        outs = {}
+        for flag, (exe, program, scope) in runs.items():
+            set_flags({"FLAGS_plan_segments": flag})
+            outs[flag] = exe.run(program, feed=feed, fetch_list=fetches, scope=scope,
+                                 return_numpy=False)
+        for a, b in zip(outs[True], outs[False], strict=True):
+            assert a.dtype is b.dtype and a.lod == b.lod
+            np.testing.assert_array_equal(np.asarray(a.data), np.asarray(b.data))
+    exe, program, scope = runs[True]
+    meta = json.loads((model_dir / "meta.json").read_text())
+    if model in ("bert_tiny", "transformer_tiny", "chain200_add"):  # all planned: one segment
+        set_flags({"FLAGS_plan_segments": True})
+        exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+        assert exe.last_stats.segment_ops == exe.last_stats.ops, meta["model"]
+
+
+def test_counters_count_compiled_runs():
+    model_dir = FIXTURES / "models" / "bert_tiny"
+    scope = Scope()
+    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
+    feed = _feeds(model_dir, feeds)
+    exe = Executor()
+    for _ in range(4):
+        exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+    (segment,) = _segments(exe)
+    assert segment.runs == 3  # runs 2..4 (run 1 went op by op, the runners learning)
+    assert all(r.runs == 4 and r.fast_runs == 3 for r in segment.members)
+
+
+def _chain_program():
+    """x -> masked_select(mask) -> scale -> relu -> out: the select's dims depend on the data."""
+    desc = ProgramDesc()
+    block = desc.global_block
+    block.create_var("x", dtype=DataType.FLOAT32, shape=[8])
+    block.create_var("mask", dtype=DataType.BOOL, shape=[8])
+    for name in ("sel", "scaled", "out"):
+        block.create_var(name, dtype=DataType.FLOAT32, shape=[-1])
+    block.append_op("masked_select", {"X": ["x"], "Mask": ["mask"]}, {"Y": ["sel"]}, {})
+    block.append_op("scale", {"X": ["sel"]}, {"Out": ["scaled"]},
+                    {"scale": 2.0, "bias": 1.0, "bias_after_scale": True})
+    block.append_op("relu", {"X": ["scaled"]}, {"Out": ["out"]}, {})
+    return Program(desc)
+
+
+def test_data_dependent_dims_bail_out_with_the_runners_results():
+    program = _chain_program()
+    exe = Executor()
+    x = np.linspace(-2.0, 2.0, 8).astype(np.float32)
+    masks = [np.arange(8) % 2 == 0] * 3 + [np.arange(8) < 3, np.ones(8, bool),
+                                           np.zeros(8, bool), np.arange(8) < 3] * 2
+    for mask in masks:
+        out = exe.run(program, feed={"x": x, "mask": mask}, fetch_list=["out"])[0]
+        np.testing.assert_array_equal(out, np.maximum(x[mask] * 2.0 + 1.0, 0.0))
+    (segment,) = _segments(exe)
+    assert segment.bails > segments.MAX_BAILS  # dims kept changing: op by op from then on
+    assert all(r.runs == len(masks) for r in segment.members)
+    assert exe.last_stats.segment_ops == 0
+
+
+def _plain_program():
+    """x [-1, 4] -> scale -> tanh -> elementwise_add(x) -> out."""
+    desc = ProgramDesc()
+    block = desc.global_block
+    for name in ("x", "scaled", "t", "out"):
+        block.create_var(name, dtype=DataType.FLOAT32, shape=[-1, 4])
+    block.append_op("scale", {"X": ["x"]}, {"Out": ["scaled"]},
+                    {"scale": 0.5, "bias": 0.0, "bias_after_scale": True})
+    block.append_op("tanh", {"X": ["scaled"]}, {"Out": ["t"]}, {})
+    block.append_op("elementwise_add", {"X": ["t"], "Y": ["x"]}, {"Out": ["out"]}, {"axis": -1})
+    return Program(desc)
+
+
+def test_other_feed_dims_bail_out_then_rearm():
+    program = _plain_program()
+    exe = Executor()
+    rng = np.random.default_rng(3)
+    x2, x3 = (rng.standard_normal((n, 4)).astype(np.float32) for n in (2, 3))
+    for _ in range(2):
+        exe.run(program, feed={"x": x2}, fetch_list=["out"])
+    got = exe.run(program, feed={"x": x3}, fetch_list=["out"])[0]  # same plan, other dims
+    (segment,) = _segments(exe)
+    assert segment.bails == 1 and exe.last_stats.segment_ops == 0
+    again = exe.run(program, feed={"x": x3}, fetch_list=["out"])[0]  # re-armed
+    assert exe.last_stats.segment_ops == 3
+    want = np.tanh(x3 * np.float32(0.5)) + x3
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(again, want)
+
+
+def test_a_kernel_error_inside_is_the_runners_error():
+    model_dir = FIXTURES / "models" / "bert_tiny"
+    scope = Scope()
+    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
+    feed = _feeds(model_dir, feeds)
+    exe = Executor()
+    for _ in range(2):
+        exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+    bad = dict(feed)
+    bad["input_ids"] = np.full_like(feed["input_ids"], 10_000)  # beyond the vocabulary
+    with pytest.raises(PhiError) as compiled:
+        exe.run(program, feed=bad, fetch_list=fetches, scope=scope)
+    set_flags({"FLAGS_plan_segments": False})
+    with pytest.raises(PhiError) as by_op:
+        exe.run(program, feed=bad, fetch_list=fetches, scope=scope)
+    assert type(compiled.value) is type(by_op.value)
+    assert str(compiled.value) == str(by_op.value)
+
+
+def test_a_raw_kernel_exception_names_its_op():
+    program = _chain_program()
+    exe = Executor()
+    feed = {"x": np.ones(8, np.float32), "mask": np.ones(8, bool)}
+    for _ in range(2):
+        exe.run(program, feed=feed, fetch_list=["out"])
+    (segment,) = _segments(exe)
+    scale = segment.members[1]
+
+    def broken(ctx, *args):
+        raise ZeroDivisionError("boom")
+
+    scale._fn = broken
+    assert segment._arm()
+    with pytest.raises(Fatal, match=r"`scale`.*boom"):
+        exe.run(program, feed=feed, fetch_list=["out"])
+
+
+def test_values_read_after_the_segment_are_stored():
+    """A value made inside and read by a step outside (here: fetched and read again) is in its
+    Variable; values used only inside are not kept."""
+    program = _chain_program()
+    exe = Executor()
+    feed = {"x": np.ones(8, np.float32), "mask": np.ones(8, bool)}
+    for _ in range(2):
+        out, scaled = exe.run(program, feed=feed, fetch_list=["out", "scaled"])
+    np.testing.assert_array_equal(scaled, np.full(8, 3.0, np.float32))
+    local = exe._last_plan.local
+    assert local.find_var("sel").value is None  # released: never stored
+    assert isinstance(local.find_var("scaled").value, DenseTensor)
