@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from phi.common.backend import Backend
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
@@ -70,6 +72,8 @@ def full_like(ctx, x: Tensor, value: Scalar, dtype: DataType) -> Tensor:
         return ctx.empty(shape, out_dtype)
     if out_dtype in COMPLEX:
         fill = scalar_as(ctx, value, out_dtype)
+    elif ctx.xp is np and (fill := _LIKE_FILLS.get(_fill_key(value, out_dtype))) is not None:
+        pass  # checked and converted on an earlier run
     else:
         # Paddle reads the value as a double (val.to<double>()), refuses finite values outside
         # T's range, then fills static_cast<T>(double): NaN/inf into an integer type follow
@@ -86,7 +90,21 @@ def full_like(ctx, x: Tensor, value: Scalar, dtype: DataType) -> Tensor:
                     f"{d:f}."
                 )
         fill = cast_array(ctx, ctx.asarray(d, DataType.FLOAT64), out_dtype)
+        if ctx.xp is np and d == d:
+            if len(_LIKE_FILLS) > 1024:
+                _LIKE_FILLS.clear()
+            fill.flags.writeable = False
+            _LIKE_FILLS[_fill_key(value, out_dtype)] = fill
     return ctx.full(shape, fill, out_dtype)
+
+
+# full_like's checked and converted fill values, as funcs.scalar_as keeps its own
+_LIKE_FILLS: dict[tuple, object] = {}
+
+
+def _fill_key(value, dtype: DataType) -> tuple:
+    v = value.value if isinstance(value, Scalar) else value
+    return type(v), repr(v), dtype
 
 
 @register_kernel("assign_value", ("CPU", "GPU"),
