@@ -93,7 +93,8 @@ def full_like(ctx, x: Tensor, value: Scalar, dtype: DataType) -> Tensor:
         if ctx.xp is np and d == d:
             if len(_LIKE_FILLS) > 1024:
                 _LIKE_FILLS.clear()
-            fill.flags.writeable = False
+            if type(fill) is np.ndarray:
+                fill.flags.writeable = False  # shared: nobody may write into it
             _LIKE_FILLS[_fill_key(value, out_dtype)] = fill
     return ctx.full(shape, fill, out_dtype)
 
