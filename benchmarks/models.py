@@ -6,8 +6,9 @@ Per model (each in its own subprocess, so that peak resident memory is the model
 median latency of a planned re-run, peak RSS, and the time spent outside kernels per op on a
 planned re-run (the run's time minus the same kernels called back to back).  "median ms" is
 the default run, with conv -> batch_norm [-> activation] chains fused (fluid_compat.operators.
-fusion); "unfused ms" the same program op by op (FLAGS_fuse_conv_bn=0), timed in alternation;
-"fused" counts the ops inside fused steps.  Dispatch overhead is measured op by op.
+fusion) and stretches of planned ops replayed as compiled segments (operators/segments.py);
+"unfused ms" the same program op by op (every fusion pass off), timed in alternation;
+"fused" counts the ops inside fused steps and segments.  Dispatch overhead is measured op by op.
 Models: the bundled jit_convnet, the corpus models when ../shared/corpus is present, the
 Paddle-saved fixtures under tests/fixtures/models (the 200-op chains chain200_* also against the
 same math in bare numpy), and ResNet-18 / MobileNetV2 at 224x224 when ``--big DIR`` holds them
@@ -83,7 +84,8 @@ def _kernel_calls(plan):
 def measure_one(model_dir: Path, repeat: int) -> dict:
     from fluid_compat import Executor, load_inference_model
     from fluid_compat.framework.scope import Scope
-    from phi.flags import set_flags
+    from fluid_compat.operators.fusion import fusion_flags
+    from phi.flags import get_flags, set_flags
 
     scope = Scope()
     program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
@@ -93,19 +95,22 @@ def measure_one(model_dir: Path, repeat: int) -> dict:
     def run():
         exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
 
-    def run_unfused():
-        set_flags({"FLAGS_fuse_conv_bn": False})
+    every_pass = get_flags(fusion_flags())
+
+    def run_unfused():  # every fusion pass off (compiled segments included): op by op
+        set_flags({flag: False for flag in every_pass})
         try:
             run()
         finally:
-            set_flags({"FLAGS_fuse_conv_bn": True})
+            set_flags(every_pass)
 
     run()
     plan = exe._last_plan
     n_ops = len(plan.runners)
-    fused = sum(count for _, _, count in plan.steps if count > 1) if plan.fusion_checked else 0
     # planned re-runs, fused (the default) and op by op, timed in alternation
     fused_ms, unfused_ms = (t / 1e3 for t in medians_us([run, run_unfused], 1, repeat))
+    run()
+    fused = sum(count for _, _, count in plan.steps if count > 1)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the kernels-only
     # dispatch overhead: op-by-op runs against the same kernels called back to back, timed in
     # alternation; the intermediates are kept alive for this (releasing them is part of the

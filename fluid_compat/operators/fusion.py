@@ -44,7 +44,7 @@ from phi.kernels.norm import global_stats_coefficients
 from fluid_compat.operators.runner import BoundRunner
 
 __all__ = ["ConvEpilogueStep", "FusionPass", "enabled_passes", "find_conv_epilogues",
-           "plan_steps", "register_fusion"]
+           "fusion_flags", "plan_steps", "register_fusion"]
 
 _FLAG = "FLAGS_fuse_conv_bn"
 flags.define_flag(_FLAG, bool, True, "Replay conv2d -> batch_norm (running statistics) "
@@ -74,6 +74,11 @@ def register_fusion(fusion: FusionPass) -> FusionPass:
         raise KeyError(f"fusion pass {fusion.name}: flag {fusion.flag} is not defined")
     _PASSES.append(fusion)
     return fusion
+
+
+def fusion_flags() -> list[str]:
+    """The FLAGS_ switches of every registered pass (all off: every op through its runner)."""
+    return [p.flag for p in _PASSES]
 
 
 def enabled_passes() -> tuple[FusionPass, ...]:
