@@ -82,12 +82,32 @@ class Program:
         self._generation += 1
 
     def feed_target_names(self) -> list[str]:
-        ops = [op for op in self.desc.global_block.ops if op.type == "feed"]
-        return [op.output("Out")[0] for op in sorted(ops, key=lambda o: o.attr("col"))]
+        return list(self._find_targets()[0])
 
     def fetch_target_names(self) -> list[str]:
-        ops = [op for op in self.desc.global_block.ops if op.type in _FETCH_OPS]
-        return [op.input("X")[0] for op in sorted(ops, key=lambda o: o.attr("col"))]
+        return list(self._find_targets()[1])
+
+    def _targets(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """``_find_targets`` kept per generation and op list, for the executor's runs (which,
+        like its plans, assume an edited program was marked changed): a scan of every op on
+        every run is measurable on small programs."""
+        ops = self.desc.global_block.ops
+        key = (self._generation, id(ops), len(ops))
+        cached = self.__dict__.get("_targets_cache")
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        found = self._find_targets()
+        self._targets_cache = (key, found)
+        return found
+
+    def _find_targets(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(feed targets, fetch targets) in column order."""
+        ops = self.desc.global_block.ops
+        feeds = sorted((op for op in ops if op.type == "feed"), key=lambda o: o.attr("col"))
+        fetches = sorted((op for op in ops if op.type in _FETCH_OPS),
+                         key=lambda o: o.attr("col"))
+        return (tuple(op.output("Out")[0] for op in feeds),
+                tuple(op.input("X")[0] for op in fetches))
 
     def __repr__(self) -> str:
         block = self.desc.global_block
@@ -281,7 +301,7 @@ class Executor:
         scope = global_scope() if scope is None else scope
         feed = dict(feed or {})
         block = program.desc.global_block
-        targets = program.feed_target_names()
+        targets = list(program._targets()[0])
         feed_names = self._check_feed_names(block, targets, feed)
         fetch_names = self._fetch_names(program, fetch_list)
         tensors = {name: self._feed_tensor(block, name, value) for name, value in feed.items()}
@@ -369,7 +389,7 @@ class Executor:
     @staticmethod
     def _fetch_names(program: Program, fetch_list) -> list[str]:
         if fetch_list is None:
-            return program.fetch_target_names()
+            return list(program._targets()[1])
         names = []
         for item in fetch_list:
             name = item if isinstance(item, str) else getattr(item, "name", None)

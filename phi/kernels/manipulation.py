@@ -8,6 +8,8 @@ copies unless run in place), so writing into an output must not change an input.
 
 from __future__ import annotations
 
+import functools
+
 from phi.common.backend import Backend
 from phi.common.int_array import IntArray
 from phi.common.scalar import Scalar
@@ -34,8 +36,14 @@ RESHAPE_DTYPES = TRANSPOSE_DTYPES = CONCAT_DTYPES = SPLIT_DTYPES = _ALL12
 @register_kernel("reshape_infer", ("CPU", "GPU"), dtypes=RESHAPE_DTYPES)
 def reshape_infer(ctx, x: Tensor, shape: IntArray) -> Tensor:
     """x with dims from ``shape`` (0 copies x's dim, one -1 is inferred), as a copy."""
-    dims = reshape_out_dims(x.shape, shape.data)
+    dims = _reshape_dims(x.shape, tuple(shape.data))
     return ctx.xp.reshape(x, dims, copy=True)
+
+
+# the dims of a reshape / the normalized perm of a transpose, per (dims, attribute): programs
+# repeat the same few on every run (errors are raised, never kept)
+_reshape_dims = functools.lru_cache(maxsize=1024)(reshape_out_dims)
+_perm = functools.lru_cache(maxsize=1024)(normalize_perm)
 
 
 # Paddle 2.6.2's `reshape` kernel also writes XShape ([0, *x.dims], metadata without data):
@@ -52,7 +60,7 @@ def reshape(ctx, x: Tensor, shape: IntArray) -> tuple[Tensor, Tensor]:
 def transpose(ctx, x: Tensor, perm: list[int]) -> Tensor:
     """x with its axes permuted: out.dims[i] = x.dims[perm[i]] (negative entries allowed)."""
     xp = ctx.xp
-    return owned(xp, xp.permute_dims(x, normalize_perm(x.ndim, perm)))
+    return owned(xp, xp.permute_dims(x, _perm(x.ndim, tuple(perm))))
 
 
 @register_kernel("concat", ("CPU", "GPU"), dtypes=CONCAT_DTYPES)
