@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import threading
+from contextlib import nullcontext
 from collections.abc import Iterable, Mapping, Sequence
 
 import ml_dtypes
@@ -32,6 +33,8 @@ from phi.common.place import CPUPlace, Place, to_place
 from phi.core.errors import InvalidArgument, NotFound
 from phi.core.selected_rows import is_selected_rows
 from phi.core.tensor import DenseTensor
+from phi.flags import FLAGS, define_flag
+from phi.kernels.funcs import quiet_run
 
 from fluid_compat.framework import ProgramDesc, VarType
 from fluid_compat.framework.scope import (
@@ -145,6 +148,10 @@ class RunStats:
         return (f"RunStats(ops={self.ops}, phi={self.phi}, fluid={self.fluid}, "
                 f"fallback={self.fallback}, fused_ops={self.fused_ops}, "
                 f"fused_steps={self.fused_steps}, segment_ops={self.segment_ops})")
+
+
+define_flag("FLAGS_quiet_run", bool, True,
+            "Enter numpy's errstate('ignore') once per planned run, not in every kernel.")
 
 
 class _Plan:
@@ -342,19 +349,20 @@ class Executor:
         steps = plan.steps_for(passes)
         plan.steps = steps
         plan.last_run_fused = steps is not plan.unfused_steps
-        if progress is None:
-            for step, release, _ in steps:
-                step()
-                for var in release:
-                    var.value = None
-        else:
-            total, done = len(plan.runners), 0
-            for step, release, count in steps:
-                step()
-                for var in release:
-                    var.value = None
-                done += count
-                progress(done, total)
+        with quiet_run() if FLAGS["FLAGS_quiet_run"] else nullcontext():
+            if progress is None:
+                for step, release, _ in steps:
+                    step()
+                    for var in release:
+                        var.value = None
+            else:
+                total, done = len(plan.runners), 0
+                for step, release, count in steps:
+                    step()
+                    for var in release:
+                        var.value = None
+                    done += count
+                    progress(done, total)
         if passes and not plan.fusion_checked:  # after a whole run op by op: runners learned
             plan.fusion_checked = True
         out = []
