@@ -191,10 +191,13 @@ def gelu_erfc(xp, d):
     erf is formed in double as before, so far tails round to 0 as Paddle's do."""
     w = d * 0.7071067811865476
     a = xp.abs(w)
-    t = 1.0 / (1.0 + 0.5 * a)
-    s = 2.0 * t - 1.0
-    p = xp.full_like(s, _ERFC_P[-1])
-    for c in _ERFC_P[-2::-1]:
+    t = a + 2.0
+    xp.divide(2.0, t, out=t)  # 1 / (1 + a/2), the same bits (a power-of-two scaling)
+    s = t * 2.0
+    s -= 1.0
+    p = s * _ERFC_P[-1]
+    p += _ERFC_P[-2]
+    for c in _ERFC_P[-3::-1]:
         p *= s
         p += c
     a *= a
