@@ -31,12 +31,14 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ENGINES = ("ort", "pd_native", "pd_onednn")
 ENGINE_LABELS = {"ort": "onnxruntime", "pd_native": "Paddle Inference native",
                  "pd_onednn": "Paddle Inference oneDNN"}
 THREADS = 2
+GAP_S = 0.25  # pause between two engines' turns (see round_robin)
 
 
 # ---- worker side (needs numpy and the engine) ----------------------------------------------
@@ -143,25 +145,43 @@ def cold(model_dir: str, onnx_file: str) -> None:
 class Worker:
     """One model on one engine in its own process (see the module docstring)."""
 
-    def __init__(self, name: str, argv: list[str], env: dict | None = None,
-                 timeout: float = 600.0):
+    def __init__(self, name: str, argv: list[str] | None, env: dict | None = None,
+                 timeout: float = 600.0, why: str | None = None):
         self.name = name
         self.error = None
         self.info: dict = {}
         self.times: list[float] = []
-        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
+        self._ready = False
         self._timeout = timeout
-        ready = self._answer()
-        if ready is not None:
-            self.info.update(ready)
+        self.proc = None
+        if argv is None:  # not started: why says why
+            self.error = why or "not started"
+            return
+        # stderr to a file: a worker that logs much never blocks on a full pipe
+        self._stderr = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed in close())
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=self._stderr, text=True, bufsize=1, env=env)
+
+    @classmethod
+    def skipped(cls, name: str, why: str) -> Worker:
+        return cls(name, None, why=why)
+
+    def wait_ready(self) -> bool:
+        """Wait for the model to be loaded and warm (workers of one model load side by side)."""
+        if not self._ready and self.proc is not None and self.error is None:
+            self._ready = True
+            ready = self._answer()
+            if ready is not None:
+                self.info.update(ready)
+        return self.ok
 
     def _answer(self):
         for line in self.proc.stdout:
             if line.startswith("@@ "):
                 return json.loads(line[3:])
         self.proc.wait()
-        err = self.proc.stderr.read().strip().splitlines()
+        self._stderr.seek(0)
+        err = self._stderr.read().strip().splitlines()
         self.error = err[-1] if err else f"exit {self.proc.returncode}"
         return None
 
@@ -177,6 +197,8 @@ class Worker:
             self.times.append(answer["ms"])
 
     def close(self) -> None:
+        if self.proc is None:
+            return
         if self.ok:
             self.proc.stdin.write("quit\n")
             self.proc.stdin.flush()
@@ -186,7 +208,7 @@ class Worker:
         self.proc.stdin.close()
         self.proc.wait(timeout=self._timeout)
         self.proc.stdout.close()
-        self.proc.stderr.close()
+        self._stderr.close()
 
     @property
     def median_ms(self) -> float | None:
@@ -197,15 +219,19 @@ class Worker:
         return self.info.get("peak_rss_mb")
 
 
-def round_robin(workers: list[Worker], repeat: int, burst_ms: float = 5.0) -> None:
-    """`repeat` rounds; in each, every live worker runs its model (a few times back to back when a
-    run is shorter than burst_ms); the order turns each round.  Closes the workers."""
-    live = [w for w in workers if w.ok]
-    numbers = {w.name: max(1, min(200, math.ceil(burst_ms / max(w.info["warm_ms"], 1e-3))))
+def round_robin(workers: list[Worker], repeat: int, burst_ms: float = 20.0,
+                gap_s: float = GAP_S) -> None:
+    """`repeat` rounds; in each, every live worker runs its model (back to back, as many times as
+    fill burst_ms); the order turns each round; between two workers' turns a pause of gap_s, so
+    that one engine's threads spinning after its run (Intel OpenMP's KMP_BLOCKTIME: 200 ms) do
+    not take the cores from the next.  Closes the workers."""
+    live = [w for w in workers if w.wait_ready()]
+    numbers = {w.name: max(1, min(500, math.ceil(burst_ms / max(w.info["warm_ms"], 1e-3))))
                for w in live}
     for r in range(repeat):
         for w in live[r % len(live):] + live[:r % len(live)] if live else []:
             if w.ok:
+                time.sleep(gap_s)
                 w.time(numbers[w.name])
     for w in workers:
         w.close()
@@ -221,9 +247,7 @@ def peer_workers(python: str, model_dir: str, onnx_file: str | None,
         argv = [python, os.path.abspath(__file__), "worker", engine, model_dir]
         if engine == "ort":
             if not onnx_file or not os.path.isfile(onnx_file):
-                w = Worker.__new__(Worker)
-                w.name, w.error, w.info, w.times, w.proc = engine, "no ONNX file", {}, [], None
-                workers.append(w)
+                workers.append(Worker.skipped(engine, "no ONNX file"))
                 continue
             argv += ["--onnx", onnx_file]
         workers.append(Worker(engine, argv, env))
