@@ -217,7 +217,8 @@ def targets(rows: list[dict], chains: list[dict], cold: dict | None) -> list[dic
         ratio = b / p if b is not None and p else None
         detail = (f"bridge {b:.3f} ms / {p:.3f} ms = {ratio:.2f}x" if ratio is not None
                   else "no measurement" if row is None else
-                  f"{ENGINE_LABELS[peer]}: {(row['engines'].get(peer) or {}).get('error')}")
+                  f"{ENGINE_LABELS[peer]}: "
+                  f"{(row['engines'].get(peer) or {}).get('error') or 'not run (no --peers)'}")
         out.append({"target": label, "value": ratio, "limit": limit,
                     "verdict": _verdict(ratio, limit), "detail": detail})
     worst = max(chains, key=lambda c: c["us_per_op"]) if chains else None
