@@ -14,11 +14,12 @@ Inference: paddle.inference.Config, disable_mkldnn, 2 CPU math threads), `pd_one
 with enable_mkldnn).  Batch as recorded: every feed is the model's input_<name>.npy.
 
 A worker loads its model, runs it three times (the first run's output is compared with the
-recorded output_0.npy: `max_diff`), then answers commands on stdin, one a line: `run N` (N
-back-to-back runs, answers the mean ms per run) and `quit` (answers its peak RSS in MB and
-exits).  Its answers are lines starting with `@@ ` on the real stdout (anything a library prints
-goes to stderr), so that the driver can interleave the engines of one model run by run and noise
-on the shared machine hits them all alike, while each engine's peak memory is its own.
+recorded output_0.npy: `max_diff`, relative to its largest magnitude), then answers commands
+on stdin, one a line: `run N` (N back-to-back runs, answers the mean ms per run) and `quit`
+(answers its peak RSS in MB and exits).  Its answers are lines starting with `@@ ` on the
+real stdout (anything a library prints goes to stderr), so that the driver can interleave the
+engines of one model turn by turn and noise on the shared machine hits them all alike, while
+each engine's peak memory is its own.
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ def load_paddle(model_dir: str, onednn: bool):
 
 
 def _max_diff(model_dir: str, outputs) -> float | None:
+    """max |output 0 - recorded output_0.npy|, relative to max |recorded| (inf: other shape)."""
     import numpy as np
 
     want_file = os.path.join(model_dir, "output_0.npy")
@@ -102,7 +104,10 @@ def _max_diff(model_dir: str, outputs) -> float | None:
     want = np.load(want_file)
     if got.shape != want.shape:
         return math.inf
-    return float(np.max(np.abs(got.astype(np.float64) - want))) if want.size else 0.0
+    if not want.size:
+        return 0.0
+    scale = max(float(np.max(np.abs(want.astype(np.float64)))), 1e-30)
+    return float(np.max(np.abs(got.astype(np.float64) - want))) / scale
 
 
 def serve(model_dir: str, load) -> None:
