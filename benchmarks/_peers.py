@@ -6,8 +6,8 @@ file imports only the standard library at the top, so that zoo.py (the project's
 its driver half: `Worker` and `round_robin`.
 
     PY _peers.py worker ENGINE MODEL_DIR [--onnx FILE]   # one (model, engine) in its own process
-    PY _peers.py cold MODEL_DIR --onnx FILE              # onnxruntime's time to first output
     PY _peers.py bench MODEL_DIR... [--repeat 20]        # the peers alone, round-robin
+    PY -c "$COLD_SCRIPT" MODEL_DIR ONNX_FILE              # onnxruntime's first output, cold
 
 Engines: `ort` (onnxruntime, intra_op_num_threads=2, sequential execution), `pd_native` (Paddle
 Inference: paddle.inference.Config, disable_mkldnn, 2 CPU math threads), `pd_onednn` (the same
@@ -137,12 +137,23 @@ def serve(model_dir: str, load) -> None:
     say({"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
 
 
-def cold(model_dir: str, onnx_file: str) -> None:
-    """One fresh process's first output: import, session, run (timed by the caller)."""
-    sess = _ort_session(onnx_file)
-    feed = _inputs(model_dir, [i.name for i in sess.get_inputs()])
-    for i, out in enumerate(sess.run(None, feed)):
-        print(f"output {i}: shape {list(out.shape)} dtype {out.dtype}", flush=True)
+# onnxruntime's time to first output: a fresh `python -c COLD_SCRIPT MODEL_DIR ONNX_FILE` imports
+# no more than it needs (not this file's driver half); the caller times it to "output 0"
+COLD_SCRIPT = """\
+import os, sys
+import numpy as np
+import onnxruntime as ort
+model_dir, onnx_file = sys.argv[1:3]
+opts = ort.SessionOptions()
+opts.intra_op_num_threads = THREADS
+opts.inter_op_num_threads = 1
+opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+sess = ort.InferenceSession(onnx_file, opts, providers=["CPUExecutionProvider"])
+feed = {i.name: np.load(os.path.join(model_dir, "input_" + i.name.replace("/", "_") + ".npy"))
+        for i in sess.get_inputs()}
+for k, out in enumerate(sess.run(None, feed)):
+    print(f"output {k}: shape {list(out.shape)} dtype {out.dtype}", flush=True)
+""".replace("THREADS", str(THREADS))
 
 
 # ---- driver side (standard library only: zoo.py imports it) --------------------------------
@@ -276,7 +287,7 @@ def time_to_line(argv: list[str], prefix: str, env: dict | None = None) -> float
 
 
 def cold_argv(python: str, model_dir: str, onnx_file: str) -> list[str]:
-    return [python, os.path.abspath(__file__), "cold", model_dir, "--onnx", onnx_file]
+    return [python, "-c", COLD_SCRIPT, model_dir, onnx_file]
 
 
 def main() -> None:
@@ -286,9 +297,6 @@ def main() -> None:
     w.add_argument("engine", choices=ENGINES)
     w.add_argument("model_dir")
     w.add_argument("--onnx")
-    c = sub.add_parser("cold")
-    c.add_argument("model_dir")
-    c.add_argument("--onnx", required=True)
     b = sub.add_parser("bench")
     b.add_argument("models", nargs="+")
     b.add_argument("--repeat", type=int, default=20)
@@ -299,8 +307,6 @@ def main() -> None:
         else:
             serve(args.model_dir,
                   lambda: load_paddle(args.model_dir, onednn=args.engine == "pd_onednn"))
-    elif args.cmd == "cold":
-        cold(args.model_dir, args.onnx)
     else:
         for model_dir in args.models:
             onnx_file = os.path.join(model_dir, "inference.onnx")
