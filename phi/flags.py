@@ -128,3 +128,10 @@ define_flag(
     False,
     "Let legacy ops on GPU fall back to a CPU kernel (Paddle refuses; opt in here).",
 )
+define_flag(
+    "FLAGS_lazy_kernel_import",
+    bool,
+    True,
+    "Import kernel modules (phi and fluid) when a kernel of theirs is first looked up; 0 in the "
+    "environment imports them all with the package (debugging). Results are the same.",
+)
