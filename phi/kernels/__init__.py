@@ -125,7 +125,9 @@ def _install() -> None:
     from phi.kernels._index import KERNELS
 
     factory = kernel_factory()
-    factory.set_lazy_index(KERNELS, tuple(f"phi.kernels.{m}" for m in MODULES))
+    factory.set_lazy_index({n: tuple(f"phi.kernels.{m}" for m in mods)
+                            for n, mods in KERNELS.items()},
+                           tuple(f"phi.kernels.{m}" for m in MODULES))
     if not flags.FLAGS["FLAGS_lazy_kernel_import"]:
         factory.load_all()
 

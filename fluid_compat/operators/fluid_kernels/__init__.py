@@ -72,7 +72,8 @@ def _install() -> None:
         set_lazy_index,
     )
 
-    set_lazy_index(KERNELS, tuple(f"{__name__}.{m}" for m in MODULES))
+    set_lazy_index({op: tuple(f"{__name__}.{m}" for m in mods) for op, mods in KERNELS.items()},
+                   tuple(f"{__name__}.{m}" for m in MODULES))
     if not flags.FLAGS["FLAGS_lazy_kernel_import"]:
         load_all_fluid_kernels()
 
