@@ -143,14 +143,27 @@ def _cmd_explain(args: argparse.Namespace) -> int:
     return main_explain(args)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from phi import __version__
+class _VersionAction(argparse.Action):
+    """``--version``: the package version is read (importlib.metadata) only when asked."""
 
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from phi import __version__
+
+        parser._print_message(f"fluid-compat {__version__}\n", sys.stdout)
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="fluid-compat",
         description="Run legacy PaddlePaddle programs on phi kernels; inspect the bridge.",
     )
-    parser.add_argument("--version", action="version", version=f"fluid-compat {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     p = sub.add_parser("run", help="run a legacy model (.pdmodel/.pdiparams) and summarize")
     from fluid_compat.tools.run import add_arguments
