@@ -44,7 +44,7 @@ import numpy as np
 t1 = time.perf_counter()
 import fluid_compat.cli
 t2 = time.perf_counter()
-args = fluid_compat.cli.build_parser().parse_args(sys.argv[1:])
+args = fluid_compat.cli.build_parser("run").parse_args(sys.argv[1:])
 t3 = time.perf_counter()
 from fluid_compat.executor import Executor
 from fluid_compat.framework.scope import Scope
@@ -69,7 +69,7 @@ for name, dt in (("import numpy", t1 - t0), ("import fluid_compat.cli (numpy exc
 _PROFILE_RUN = r"""
 import sys, cProfile, pstats, io
 import fluid_compat.cli
-args = fluid_compat.cli.build_parser().parse_args(sys.argv[1:])
+args = fluid_compat.cli.build_parser("run").parse_args(sys.argv[1:])
 from fluid_compat.executor import Executor
 from fluid_compat.framework.scope import Scope
 from fluid_compat.io import load_inference_model

@@ -1,8 +1,10 @@
 """Regenerate the lazy-registration indexes of the kernel modules.
 
 ``phi/kernels/_index.py`` maps every phi kernel name to the modules of ``phi.kernels.MODULES``
-whose import registers it; ``fluid_compat/operators/fluid_kernels/_index.py`` does the same for
-fluid kernels (op type -> modules of ``fluid_kernels.MODULES``).  The registries import those
+whose import registers it (and the flags they define); ``fluid_compat/operators/fluid_kernels/
+_index.py`` does the same for fluid kernels and op hooks (op type -> modules of
+``fluid_kernels.MODULES`` that register its kernels or declare its hooks); ``phi/api/
+_infer_index.py`` is kernel -> InferMeta from the YAML.  The registries import those
 modules on a name's first lookup, so an index that misses a module would hide its kernels:
 ``tests/test_cold_start.py`` fails when either file differs from what this tool writes.
 
@@ -51,33 +53,56 @@ def _collect() -> dict[str, dict[str, list[str]]]:
     import phi.kernels
     from phi.core.registry import kernel_factory
 
+    from phi import flags
+
     factory = kernel_factory()
     factory._lazy.clear()
+    flags._LAZY_DEFS.clear()
     phi_index: dict[str, list[str]] = {}
+    phi_flags: dict[str, str] = {}
     for short in phi.kernels.MODULES:
         module = f"phi.kernels.{short}"
         before = {n: set(keys) for n, keys in factory._kernels.items()}
+        defined = set(flags._DEFS)
         importlib.import_module(module)
+        phi_flags.update({n: short for n in set(flags._DEFS) - defined})
         for name, keys in factory._kernels.items():
             if set(keys) - before.get(name, set()):
                 phi_index.setdefault(name, []).append(module)
     import fluid_compat.operators.fluid_kernels as fk
     from fluid_compat.operators.fluid_kernels import registry
 
+    import attrs
+
+    from fluid_compat.framework import op_registry
+
+    def hooks() -> dict[str, tuple]:
+        """Every op's declared hooks (by identity) and lazy declarations."""
+        state: dict[str, tuple] = {}
+        for op, h in op_registry._HOOKS.items():
+            values = [getattr(h, f.name) for f in attrs.fields(op_registry.OpHooks)]
+            state[op] = tuple((id(v), len(v) if isinstance(v, dict) else 0) for v in values)
+        for op, declare in op_registry._LAZY.items():
+            state[op] = (*state.get(op, ()), ("lazy", id(declare)))
+        return state
+
     registry._LAZY.clear()
     fluid_index: dict[str, list[str]] = {}
     for short in fk.MODULES:
         module = f"{fk.__name__}.{short}"
         before = {n: set(keys) for n, keys in registry._KERNELS.items()}
+        hooks_before = hooks()
         importlib.import_module(module)
-        for op, keys in registry._KERNELS.items():
-            if set(keys) - before.get(op, set()):
-                fluid_index.setdefault(op, []).append(module)
+        changed = {op for op, keys in registry._KERNELS.items()
+                   if set(keys) - before.get(op, set())}
+        changed |= {op for op, state in hooks().items() if hooks_before.get(op) != state}
+        for op in changed:
+            fluid_index.setdefault(op, []).append(module)
     from phi.api import kernel_infer_table
 
     infer = {k: [fn, [list(b) for b in binding]]
              for k, (fn, binding) in kernel_infer_table().items()}
-    return {"phi": phi_index, "fluid": fluid_index, "infer": infer}
+    return {"phi": phi_index, "fluid": fluid_index, "infer": infer, "flags": phi_flags}
 
 
 def render() -> dict[Path, str]:
@@ -95,6 +120,10 @@ def render() -> dict[Path, str]:
             mods = ", ".join(f'"{m.rpartition(".")[2]}"' for m in found[kind][name])
             lines.append(f'    "{name}": ({mods},),\n')
         lines.append("}\n")
+        if kind == "phi":
+            lines.append("\nFLAGS: dict[str, str] = {  # flag -> the module defining it\n")
+            lines += [f'    "{n}": "{m}",\n' for n, m in sorted(found["flags"].items())]
+            lines.append("}\n")
         texts[TARGETS[kind]] = "".join(lines)
     lines = [_INFER_HEADER]
     for name, (fn, binding) in sorted(found["infer"].items()):

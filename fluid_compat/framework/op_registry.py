@@ -103,6 +103,7 @@ def get_op_info(op_type: str) -> OpInfo:
     if info is not None:
         return info
     _ensure_operators_loaded()
+    _ensure_fluid_modules(op_type)
     _run_lazy(op_type)
     if not opmakers.has_op(op_type):
         if is_grad_op_type(op_type):
@@ -150,6 +151,14 @@ def registered_op_types() -> list[str]:
 
 def _ensure_operators_loaded() -> None:
     import fluid_compat.operators  # noqa: F401 - declares hooks and fluid kernels
+
+
+def _ensure_fluid_modules(op_type: str) -> None:
+    """Import the fluid kernel modules that declare kernels or hooks of ``op_type`` (they load
+    on demand: fluid_kernels/_index.py)."""
+    from fluid_compat.operators.fluid_kernels.registry import ensure_loaded
+
+    ensure_loaded(op_type)
 
 
 def create_op(

@@ -122,12 +122,13 @@ _OTHER = ("funcs", "cpu_random", "special", "stl_sort", "unary2_special", "windo
 def _install() -> None:
     from phi import flags
     from phi.core.registry import kernel_factory
-    from phi.kernels._index import KERNELS
+    from phi.kernels._index import FLAGS, KERNELS
 
     factory = kernel_factory()
     factory.set_lazy_index({n: tuple(f"phi.kernels.{m}" for m in mods)
                             for n, mods in KERNELS.items()},
                            tuple(f"phi.kernels.{m}" for m in MODULES))
+    flags.define_lazily({n: f"phi.kernels.{m}" for n, m in FLAGS.items()})
     if not flags.FLAGS["FLAGS_lazy_kernel_import"]:
         factory.load_all()
 

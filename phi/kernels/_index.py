@@ -692,3 +692,9 @@ KERNELS: dict[str, tuple[str, ...]] = {
     "yolo_loss": ("detection2",),
     "yolo_loss_grad": ("grad_loss",),
 }
+
+FLAGS: dict[str, str] = {  # flag -> the module defining it
+    "FLAGS_gelu_fast_erf": "activation",
+    "FLAGS_graph_sampler_seed": "graph",
+    "FLAGS_random_op_seed": "misc1",
+}

@@ -24,6 +24,7 @@ __all__ = [
     "all_fluid_kernels",
     "find_fluid_kernel",
     "fluid_kernels_of",
+    "ensure_loaded",
     "has_fluid_kernel",
     "load_all_fluid_kernels",
     "register_fluid_kernel",
@@ -58,6 +59,11 @@ def _imported(module: str) -> bool:
     found = sys.modules.get(module)
     return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing",
                                              False)
+
+
+def ensure_loaded(op_type: str) -> None:
+    """Import the modules that register kernels or declare hooks of ``op_type`` (once)."""
+    _ensure(op_type)
 
 
 def _ensure(op_type: str) -> None:
@@ -149,7 +155,8 @@ def fluid_kernels_of(op_type: str) -> dict[OpKernelType, FluidKernel]:
 
 
 def has_fluid_kernel(op_type: str) -> bool:
-    return op_type in _LAZY or bool(_KERNELS.get(op_type))
+    _ensure(op_type)
+    return bool(_KERNELS.get(op_type))
 
 
 def find_fluid_kernel(op_type: str, kernel_type: OpKernelType) -> FluidKernel | None:
