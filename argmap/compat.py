@@ -226,13 +226,45 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Lined:
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
+_STR_TAG = "tag:yaml.org,2002:str"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+
+
+def _construct(loader: _LineLoader, node: yaml.Node | None) -> Any:
+    """The document of `node` as ``loader.construct_document`` builds it, walked directly: plain
+    strings, lists and mappings (most of a compat file) without the constructor's generator
+    machinery, which took most of the time of the first op of a program; anything else (bools,
+    ints, anchors and merge keys) through the loader's own constructors."""
+    if node is None:
+        return None
+    if isinstance(node, yaml.ScalarNode) and node.tag == _STR_TAG:
+        return node.value
+    if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ_TAG:
+        return [_construct(loader, item) for item in node.value]
+    if (isinstance(node, yaml.MappingNode)
+            and node.tag == yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG
+            and not any(k.tag == "tag:yaml.org,2002:merge" for k, _ in node.value)):
+        mapping = _Lined()
+        mapping.line = node.start_mark.line + 1
+        mapping.key_lines = {}
+        for key_node, value_node in node.value:
+            key = _construct(loader, key_node)
+            line = key_node.start_mark.line + 1
+            if key in mapping:
+                raise CompatFileError(loader.name, line, f"duplicate key {key!r} (first on line "
+                                      f"{mapping.key_lines[key]})")
+            mapping[key] = _construct(loader, value_node)
+            mapping.key_lines[key] = line
+        return mapping
+    return loader.construct_document(node)
+
 
 def parse_compat(text: str, source: str = "<string>") -> tuple[CompatEntry, ...]:
     """Parse op_compat text; CompatFileError names `source` and the line of any problem."""
     loader = _LineLoader(text)
     loader.name = source
     try:
-        data = loader.get_single_data()
+        data = _construct(loader, loader.get_single_node())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 0
