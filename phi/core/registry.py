@@ -90,7 +90,7 @@ class KernelFactory:
     # -- lazy registration -----------------------------------------------------------------
     def set_lazy_index(self, index: Mapping[str, Sequence[str]], modules: Sequence[str]) -> None:
         """Register kernels on demand: ``index`` maps each kernel name to the modules whose
-        import registers it (phi/kernels/_index.py); ``modules`` is every such module in the
+        import registers it (phi/kernels/_index.json); ``modules`` is every such module in the
         order a full load imports them.  A lookup of a name imports its modules first (once,
         under a lock, whichever thread asks first); listing the table loads everything, so
         that no public call sees fewer kernels than an eager import registers."""
