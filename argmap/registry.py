@@ -413,7 +413,7 @@ class ArgMappingRegistry:
         if entry is not None:
             return entry.signature(ctx)
         # 4. default signature from the OpProto (grad ops have none: Paddle maps each one)
-        if is_grad_op_type(op_type) and not opmakers.has_op(op_type):
+        if not opmakers.has_op(op_type) and is_grad_op_type(op_type):  # grad defs: on demand
             raise NotFound(f"Operator `{op_type}` (a grad op) has no declared mapping "
                            "(argmap/grad_compat.yaml) and no mapping function.")
         try:

@@ -117,9 +117,20 @@ def render() -> dict[Path, str]:
         "fluid": {"kernels": short["fluid"]},
         "infer": {"kernels": found["infer"]},
     }
-    return {TARGETS[kind]: json.dumps({"note": _NOTE + _WHAT[kind], **doc}, indent=0,
-                                      sort_keys=True) + "\n"
-            for kind, doc in docs.items()}
+    return {TARGETS[kind]: _dump({"note": _NOTE + _WHAT[kind], **doc}) for kind, doc in docs.items()}
+
+
+def _dump(doc: dict) -> str:
+    """JSON with one line per entry of each table (small, quick to read, readable diffs)."""
+    parts = []
+    for key, value in sorted(doc.items()):
+        if isinstance(value, dict):
+            rows = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
+                              for k, v in sorted(value.items()))
+            parts.append(f"{json.dumps(key)}: {{\n{rows}\n}}")
+        else:
+            parts.append(f"{json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def stale() -> list[Path]:

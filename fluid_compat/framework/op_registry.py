@@ -149,6 +149,17 @@ def registered_op_types() -> list[str]:
     return opmakers.all_op_types()
 
 
+_DECLARED: dict[str, frozenset[str]] = {}
+
+
+def _declared_attrs(info: OpInfo) -> frozenset[str]:
+    """The attribute names of ``info``'s OpProto (cached per op type)."""
+    found = _DECLARED.get(info.type)
+    if found is None:
+        found = _DECLARED[info.type] = frozenset(a.name for a in info.proto.attrs)
+    return found
+
+
 def _ensure_operators_loaded() -> None:
     import fluid_compat.operators  # noqa: F401 - declares hooks and fluid kernels
 
@@ -190,8 +201,11 @@ def create_op(
                 f"Operator `{op_type}` needs input `{slot}`, which is missing or empty."
             )
     given = dict(attrs_ or {})
-    carried = {k: given.pop(k) for k in foreign_maker_attrs(op_type) & given.keys()
-               if not any(a.name == k for a in info.proto.attrs)}
+    carried = {}
+    declared = _declared_attrs(info)
+    if any(k not in declared for k in given):  # only then can a maker's attribute be carried
+        carried = {k: given.pop(k) for k in foreign_maker_attrs(op_type) & given.keys()
+                   if k not in declared}
     filled = (
         dict(attrs_ or {})
         if checked or info.is_grad
