@@ -117,7 +117,8 @@ def render() -> dict[Path, str]:
         "fluid": {"kernels": short["fluid"]},
         "infer": {"kernels": found["infer"]},
     }
-    return {TARGETS[kind]: _dump({"note": _NOTE + _WHAT[kind], **doc}) for kind, doc in docs.items()}
+    return {TARGETS[kind]: _dump({"note": _NOTE + _WHAT[kind], **doc})
+            for kind, doc in docs.items()}
 
 
 def _dump(doc: dict) -> str:
