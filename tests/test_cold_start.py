@@ -271,3 +271,36 @@ def test_lazy_grad_compat_answers_as_the_eager_table():
     for op in ("relu_grad", "matmul_v2_grad", "relu", "conv2d"):
         assert lazy.compat_entry(op) == eager.compat_entry(op)
         assert lazy.how_mapped(op) == eager.how_mapped(op)
+
+
+def test_compat_tables_come_from_the_cache_unless_their_text_changed():
+    from argmap import compat
+
+    for name in (compat.DEFAULT_COMPAT_FILE, compat.GRAD_COMPAT_FILE):
+        text = (ROOT / "argmap" / name).read_text(encoding="utf-8")
+        cached = compat._from_cache(name, text)
+        parsed = compat.parse_compat(text, f"argmap/{name}")
+
+        def full(entries):
+            return [(e, e.line, e.source, [(t, t.line) for t in e.tensor_attrs])
+                    for e in entries]
+
+        assert cached is not None and full(cached) == full(parsed)
+        assert compat._from_cache(name, text + "\n# an edit\n") is None  # parsed again then
+
+
+def test_a_run_of_a_forward_program_reads_no_yaml_and_no_grad_tables():
+    out = _python(f"""
+        import contextlib, io, sys
+        from fluid_compat.cli import main
+        with contextlib.redirect_stdout(io.StringIO()) as text:
+            main(["run", "{BERT / 'inference'}",
+                  "--feed", "input_ids={BERT / 'input_input_ids.npy'}",
+                  "--feed", "token_type_ids={BERT / 'input_token_type_ids.npy'}"])
+        import opmakers.grad
+        print("yaml" in sys.modules, opmakers.grad._data.cache_info().currsize,
+              "fluid_compat.backward" in sys.modules, "argmap.check" in sys.modules)
+        print(text.getvalue())
+    """)
+    assert out.splitlines()[0] == "False 0 False False"
+    assert "output 0:" in out
