@@ -158,6 +158,21 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+def _skip_final_collection() -> None:
+    """At interpreter exit, freeze the garbage collector before the modules are torn down:
+    the last full collection over every object the run made (kernels, OpProtos, plans) took
+    ~150 ms of a 0.5 s ``fluid-compat run``; the process is ending, so nothing is lost but
+    finalizers of objects in reference cycles, which Python does not promise at exit anyway."""
+    import atexit
+    import gc
+
+    if not _FREEZE_AT_EXIT:
+        _FREEZE_AT_EXIT.append(True)
+        atexit.register(gc.freeze)
+
+
+_FREEZE_AT_EXIT: list[bool] = []
+
 _COMMANDS = ("run", "train", "kernels", "demo", "argmap-check", "ops", "compare", "explain")
 
 
@@ -233,6 +248,7 @@ def _command_of(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _skip_final_collection()
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
