@@ -44,6 +44,7 @@ import numpy as np
 t1 = time.perf_counter()
 import fluid_compat.cli
 t2 = time.perf_counter()
+fluid_compat.cli._spare_the_collector()  # as fluid_compat.cli.main does for the program
 args = fluid_compat.cli.build_parser("run").parse_args(sys.argv[1:])
 t3 = time.perf_counter()
 from fluid_compat.executor import Executor
