@@ -1,6 +1,7 @@
 """Cold start: time to first output of ``fluid-compat run`` in a fresh process (issue 14).
 
     python benchmarks/cold_start.py [--runs 7] [--model DIR] [--compare TREE ...] [--no-pyc]
+                                    [--onnx MODEL.onnx [--onnx-python PYTHON]]
 
 Per source tree (this repository, and each ``--compare`` tree such as another checkout, timed
 round-robin in the same run so that a busy machine slows them alike), the median over fresh
@@ -8,8 +9,13 @@ processes of:
 
 - ``first output``: spawn -> the first line ``fluid-compat run MODEL --feed ...`` prints (the
   run is done by then: it prints after the model ran), and ``exit``: spawn -> exit;
-- ``import``: spawn -> exit of ``python -c "import fluid_compat.cli"``;
-- ``python+numpy``: spawn -> exit of ``python -c "import numpy"`` (the floor).
+- ``import``: spawn -> the line ``python -c "import fluid_compat.cli; print(1)"`` prints;
+- ``python+numpy``: the same for ``import numpy`` (the floor: onnxruntime imports it too).
+
+With ``--onnx MODEL.onnx`` (the same model exported to ONNX) onnxruntime is timed alongside, in
+the same round-robin: a fresh ``python`` (``--onnx-python``, default the fixtures' Paddle venv
+``.venv-paddle`` beside this checkout's ``.venv``) that imports onnxruntime, loads the model,
+runs it on the same feeds and prints its first output, the target's own measure.
 
 By default every tree's bytecode is cached (``PYTHONPYCACHEPREFIX`` in a temporary directory,
 one warm-up process first), as an installed package has it; ``--no-pyc`` compiles every module
@@ -96,6 +102,20 @@ for ct, tt, nc, where in rows[:400]:
 """
 
 
+_ONNX_RUN = r"""
+import sys
+import numpy as np
+import onnxruntime as ort
+model, feeds = sys.argv[1], sys.argv[2:]
+opts = ort.SessionOptions()
+opts.intra_op_num_threads = 2
+sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
+feed = {f.split("=", 1)[0]: np.load(f.split("=", 1)[1]) for f in feeds}
+out = sess.run(None, feed)
+print(f"output 0: shape {list(out[0].shape)}", flush=True)
+"""
+
+
 def _env(tree: Path, pyc: Path | None) -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(tree)
@@ -129,12 +149,6 @@ def _time_first_line(cmd: list[str], env: dict[str, str], cwd: Path) -> tuple[fl
     if proc.returncode != 0 or not first:
         raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}):\n{err.decode()}")
     return t1 - t0, t2 - t0
-
-
-def _time_exit(cmd: list[str], env: dict[str, str], cwd: Path) -> float:
-    t0 = time.perf_counter()
-    subprocess.run(cmd, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t0
 
 
 def _breakdown(tree: Path, env: dict[str, str], model: Path, top: int) -> None:
@@ -193,6 +207,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="another source tree to time alongside (round-robin)")
     ap.add_argument("--no-pyc", action="store_true",
                     help="no bytecode cache: every process compiles every module")
+    ap.add_argument("--onnx", type=Path, metavar="MODEL.onnx",
+                    help="time onnxruntime on this ONNX export of the model alongside")
+    ap.add_argument("--onnx-python", type=Path,
+                    default=ROOT.parent / "main" / ".venv-paddle" / "bin" / "python",
+                    help="a python that has onnxruntime")
     ap.add_argument("--top", type=int, default=12, help="rows per breakdown table")
     ap.add_argument("--no-breakdown", action="store_true")
     args = ap.parse_args(argv)
@@ -207,25 +226,41 @@ def main(argv: list[str] | None = None) -> int:
             _time_first_line(run_cmd, envs[tree], tree)  # warm-up: writes the bytecode cache
         results: dict[Path, dict[str, list[float]]] = {
             t: {"first": [], "exit": [], "import": [], "numpy": []} for t in trees}
+        onnx_cmd = None
+        onnx_times: list[float] = []
+        if args.onnx is not None:
+            feeds = [f"{f.stem[len('input_'):]}={f}" for f in sorted(model.glob("input_*.npy"))]
+            onnx_cmd = [str(args.onnx_python), "-c", _ONNX_RUN, str(args.onnx.resolve()), *feeds]
+            _time_first_line(onnx_cmd, dict(os.environ), ROOT)  # warm-up
         for _ in range(args.runs):
+            if onnx_cmd is not None:
+                onnx_times.append(_time_first_line(onnx_cmd, dict(os.environ), ROOT)[0])
             for tree in trees:  # round-robin: a busy machine slows every tree alike
                 env = envs[tree]
                 first, done = _time_first_line(run_cmd, env, tree)
                 results[tree]["first"].append(first)
                 results[tree]["exit"].append(done)
-                results[tree]["import"].append(
-                    _time_exit([py, "-c", "import fluid_compat.cli"], env, tree))
-                results[tree]["numpy"].append(_time_exit([py, "-c", "import numpy"], env, tree))
+                results[tree]["import"].append(_time_first_line(
+                    [py, "-c", "import fluid_compat.cli; print(1, flush=True)"], env, tree)[0])
+                results[tree]["numpy"].append(_time_first_line(
+                    [py, "-c", "import numpy; print(1, flush=True)"], env, tree)[0])
         print(f"cold start of `fluid-compat run {model.name}` (median of {args.runs} fresh "
               f"processes, {'no bytecode cache' if args.no_pyc else 'bytecode cached'}; "
               f"seconds; target {TARGET_S[0]}-{TARGET_S[1]} s, onnxruntime on this machine)")
         print(f"  {'tree':40s} {'first output':>12s} {'exit':>8s} {'import':>8s} "
               f"{'python+numpy':>13s}")
+        ort_s = statistics.median(onnx_times) if onnx_times else None
         for tree in trees:
             r = {k: statistics.median(v) for k, v in results[tree].items()}
-            verdict = "meets" if r["first"] <= TARGET_S[1] else "misses"
+            if ort_s is not None:
+                verdict = (f"{r['first'] / ort_s:.2f}x onnxruntime "
+                           f"({'meets' if r['first'] <= ort_s else 'misses'})")
+            else:
+                verdict = f"{'meets' if r['first'] <= TARGET_S[1] else 'misses'} <= {TARGET_S[1]} s"
             print(f"  {str(tree)[-40:]:40s} {r['first']:12.3f} {r['exit']:8.3f} "
-                  f"{r['import']:8.3f} {r['numpy']:13.3f}   {verdict} <= {TARGET_S[1]} s")
+                  f"{r['import']:8.3f} {r['numpy']:13.3f}   {verdict}")
+        if ort_s is not None:
+            print(f"  {'onnxruntime (' + args.onnx.name + ')':40s} {ort_s:12.3f}")
         if not args.no_breakdown:
             _breakdown(ROOT, envs[ROOT], model, args.top)
     return 0
