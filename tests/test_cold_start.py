@@ -304,3 +304,21 @@ def test_a_run_of_a_forward_program_reads_no_yaml_and_no_grad_tables():
     """)
     assert out.splitlines()[0] == "False 0 False False"
     assert "output 0:" in out
+
+
+def test_op_defs_read_line_by_line_equal_the_whole_file():
+    from opmakers import data
+
+    text = data.OP_DEFS_JSON.read_text()
+    whole = json.loads(text)["ops"]
+    lines = data._op_lines(text)
+    assert lines is not None, "op_defs.json is no longer one op per line: the fast path is off"
+    assert [(op, family) for op, family, _ in lines] == [(op, e["family"])
+                                                         for op, e in whole.items()]
+    assert all(json.loads(value) == whole[op] for op, _, value in lines)
+    assert data._op_lines(json.dumps({"ops": whole})) is None  # another layout: parsed whole
+    import opmakers
+
+    for op in ("conv2d", "matmul_v2", "layer_norm", "while", "yolo_box"):
+        eager = data.OpDef(op, whole[op]["family"], data._declare(whole[op]))
+        assert opmakers.get_op_def(op).make() == eager.make()
