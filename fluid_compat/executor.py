@@ -27,7 +27,6 @@ import threading
 from contextlib import nullcontext
 from collections.abc import Iterable, Mapping, Sequence
 
-import ml_dtypes
 from phi.common.data_type import DataType
 from phi.common.place import CPUPlace, Place, to_place
 from phi.core.errors import InvalidArgument, NotFound
@@ -423,7 +422,7 @@ class Executor:
             return t
         if desc.dtype is DataType.BFLOAT16 and t.dtype is DataType.UINT16:
             # Paddle's Python side holds bfloat16 as its uint16 storage: the same bits
-            t = DenseTensor(t.data.view(ml_dtypes.bfloat16), DataType.BFLOAT16, t.place,
+            t = DenseTensor(t.data.view(DataType.BFLOAT16.to_numpy()), DataType.BFLOAT16, t.place,
                             t.layout, t.lod)
         if desc.dtype is not DataType.UNDEFINED and t.dtype != desc.dtype:
             raise FeedError(f"feed `{name}` has dtype {t.dtype}, the program expects "
