@@ -33,6 +33,7 @@ from phi.core.errors import InvalidArgument, NotFound
 from phi.core.selected_rows import is_selected_rows
 from phi.core.tensor import DenseTensor
 from phi.flags import FLAGS, define_flag
+from phi.backends.host_memory import keep_freed_memory
 from phi.kernels.funcs import quiet_run
 
 from fluid_compat.framework import ProgramDesc, VarType
@@ -151,6 +152,9 @@ class RunStats:
 
 define_flag("FLAGS_quiet_run", bool, True,
             "Enter numpy's errstate('ignore') once per planned run, not in every kernel.")
+define_flag("FLAGS_host_keep_freed_memory", bool, True,
+            "At the first plan built: glibc keeps freed memory for the next run's arrays "
+            "(process-wide; phi/backends/host_memory.py).")
 
 
 class _Plan:
@@ -318,6 +322,8 @@ class Executor:
             with self._lock:
                 pool = self._pools.get(key)
                 if pool is None or pool.generation != program._generation:
+                    if FLAGS["FLAGS_host_keep_freed_memory"]:
+                        keep_freed_memory()  # once per process
                     pool = _PlanPool(program._generation, lambda: _Plan(
                         program, scope, self.place, feed_names, fetch_names, self.pins,
                         self.shadow_report))
