@@ -195,6 +195,8 @@ def gelu_erfc(xp, d):
     """0.5 d (1 + erf(d / sqrt 2)) for a float64 array, erf taken as 1 - erfc(|w|) from one
     formula (no branches: ~35 numpy calls on any size instead of fdlibm's masked pieces).  1 +
     erf is formed in double as before, so far tails round to 0 as Paddle's do."""
+    if d.ndim == 0:  # arithmetic on 0-d arrays gives scalars, which take no out=
+        return gelu_erfc(xp, d.reshape(1)).reshape(())
     w = d * 0.7071067811865476
     a = xp.abs(w)
     t = a + 2.0
