@@ -1,0 +1,176 @@
+"""numba loops behind ``phi.kernels.jit`` (imported only through ``jit.kernels()``: importing
+this module imports numba).  Every function writes into arrays its caller allocated."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["depthwise", "max_pool2d", "winograd_input", "winograd_output"]
+
+_JIT = numba.njit(cache=True, nogil=True)
+
+
+@_JIT
+def depthwise(x, w, out, pt, pl, sh, sw, dh, dw):
+    """out [N, C*m, Ho, Wo] = the depthwise convolution of x [N, C, H, W] with w [C*m, kh, kw],
+    padded (pt top, pl left; taps outside x are zero), strided and dilated.
+
+    Per input channel, x's plane is copied into a zero-bordered padded plane of Wp columns
+    (flat); per output channel the taps are summed in row-major order into a local
+    accumulator: with stride 1 over the whole output at once on the padded width (each tap
+    one contiguous multiply-add of Ho * Wp elements, the extra columns dropped at the end),
+    otherwise per output row over a strided slice."""
+    n, c, h, wd = x.shape
+    o, kh, kw = w.shape
+    m = o // c
+    ho, wo = out.shape[2], out.shape[3]
+    # the padded plane: every tap of every output inside it (plus a row, for the flat slices)
+    hp = max((ho - 1) * sh + (kh - 1) * dh + 1, pt + h) + 1
+    wp = max((wo - 1) * sw + (kw - 1) * dw + 1, pl + wd)
+    plane = np.zeros(hp * wp, dtype=x.dtype)
+    p2 = plane.reshape(hp, wp)
+    flat = sh == 1 and sw == 1
+    acc = np.empty(ho * wp if flat else wo, dtype=out.dtype)
+    length = ho * wp
+    for b in range(n):
+        for ic in range(c):
+            p2[pt:pt + h, pl:pl + wd] = x[b, ic]
+            for oc in range(ic * m, ic * m + m):
+                if flat:
+                    acc[:] = 0
+                    for i in range(kh):
+                        for j in range(kw):
+                            wv = w[oc, i, j]
+                            off = i * dh * wp + j * dw
+                            src = plane[off:off + length]
+                            for k in range(length):
+                                acc[k] += wv * src[k]
+                    for oy in range(ho):
+                        out[b, oc, oy, :] = acc[oy * wp:oy * wp + wo]
+                else:
+                    for oy in range(ho):
+                        acc[:] = 0
+                        for i in range(kh):
+                            row = p2[oy * sh + i * dh]
+                            for j in range(kw):
+                                wv = w[oc, i, j]
+                                src = row[j * dw:j * dw + (wo - 1) * sw + 1:sw]
+                                for k in range(wo):
+                                    acc[k] += wv * src[k]
+                        out[b, oc, oy, :] = acc
+
+
+@_JIT
+def winograd_input(p, v, th, tw):
+    """Winograd F(2x2, 3x3)'s input transform B^T d B of every 4x4 tile (two apart) of the
+    padded p [C, N, 2 th + 2, 2 tw + 2] into v [16, C, N * th * tw] (row-major (r, q))."""
+    c, n = p.shape[0], p.shape[1]
+    for ch in range(c):
+        for b in range(n):
+            pc = p[ch, b]
+            for i in range(th):
+                r0 = pc[2 * i]
+                r1 = pc[2 * i + 1]
+                r2 = pc[2 * i + 2]
+                r3 = pc[2 * i + 3]
+                base = (b * th + i) * tw
+                for j in range(tw):
+                    q = 2 * j
+                    t = base + j
+                    # B^T d over rows, per column q .. q + 3
+                    a0 = r0[q] - r2[q]
+                    a1 = r0[q + 1] - r2[q + 1]
+                    a2 = r0[q + 2] - r2[q + 2]
+                    a3 = r0[q + 3] - r2[q + 3]
+                    v[0, ch, t] = a0 - a2
+                    v[1, ch, t] = a1 + a2
+                    v[2, ch, t] = a2 - a1
+                    v[3, ch, t] = a1 - a3
+                    a0 = r1[q] + r2[q]
+                    a1 = r1[q + 1] + r2[q + 1]
+                    a2 = r1[q + 2] + r2[q + 2]
+                    a3 = r1[q + 3] + r2[q + 3]
+                    v[4, ch, t] = a0 - a2
+                    v[5, ch, t] = a1 + a2
+                    v[6, ch, t] = a2 - a1
+                    v[7, ch, t] = a1 - a3
+                    a0 = r2[q] - r1[q]
+                    a1 = r2[q + 1] - r1[q + 1]
+                    a2 = r2[q + 2] - r1[q + 2]
+                    a3 = r2[q + 3] - r1[q + 3]
+                    v[8, ch, t] = a0 - a2
+                    v[9, ch, t] = a1 + a2
+                    v[10, ch, t] = a2 - a1
+                    v[11, ch, t] = a1 - a3
+                    a0 = r1[q] - r3[q]
+                    a1 = r1[q + 1] - r3[q + 1]
+                    a2 = r1[q + 2] - r3[q + 2]
+                    a3 = r1[q + 3] - r3[q + 3]
+                    v[12, ch, t] = a0 - a2
+                    v[13, ch, t] = a1 + a2
+                    v[14, ch, t] = a2 - a1
+                    v[15, ch, t] = a1 - a3
+
+
+@_JIT
+def winograd_output(m, y, th, tw):
+    """Winograd F(2x2, 3x3)'s output transform A^T m A of m [16, O, N * th * tw] into
+    y [N, O, Ho, Wo] (Ho <= 2 th, Wo <= 2 tw: a tile's outputs past them are dropped), with
+    the numpy path's order of additions."""
+    n, o, ho, wo = y.shape
+    for b in range(n):
+        for oc in range(o):
+            yo = y[b, oc]
+            for i in range(th):
+                base = (b * th + i) * tw
+                two_rows = 2 * i + 1 < ho
+                for j in range(tw):
+                    t = base + j
+                    # A^T m: s0 = m0 + m1 + m2, s1 = m1 - m2 - m3 (rows of 4)
+                    s00 = m[0, oc, t] + m[4, oc, t] + m[8, oc, t]
+                    s01 = m[1, oc, t] + m[5, oc, t] + m[9, oc, t]
+                    s02 = m[2, oc, t] + m[6, oc, t] + m[10, oc, t]
+                    s03 = m[3, oc, t] + m[7, oc, t] + m[11, oc, t]
+                    s10 = m[4, oc, t] - m[8, oc, t] - m[12, oc, t]
+                    s11 = m[5, oc, t] - m[9, oc, t] - m[13, oc, t]
+                    s12 = m[6, oc, t] - m[10, oc, t] - m[14, oc, t]
+                    s13 = m[7, oc, t] - m[11, oc, t] - m[15, oc, t]
+                    x0 = 2 * j
+                    yo[2 * i, x0] = s00 + s01 + s02
+                    if x0 + 1 < wo:
+                        yo[2 * i, x0 + 1] = s01 - s02 - s03
+                    if two_rows:
+                        yo[2 * i + 1, x0] = s10 + s11 + s12
+                        if x0 + 1 < wo:
+                            yo[2 * i + 1, x0 + 1] = s11 - s12 - s13
+
+
+@_JIT
+def max_pool2d(x, out, kh, kw, sh, sw, pt, pl, floor):
+    """Max pooling of x [N, C, H, W] into out [N, C, Ho, Wo]: windows kh x kw, sh x sw apart,
+    starting pt / pl before the input, clipped to it; each starts from ``floor`` (-FLT_MAX)
+    and a NaN in the window gives NaN (as numpy's maximum does)."""
+    n, c, h, wd = x.shape
+    ho, wo = out.shape[2], out.shape[3]
+    for b in range(n):
+        for ch in range(c):
+            xc = x[b, ch]
+            oc = out[b, ch]
+            for oy in range(ho):
+                y0 = max(oy * sh - pt, 0)
+                y1 = min(oy * sh - pt + kh, h)
+                for ox in range(wo):
+                    x0 = max(ox * sw - pl, 0)
+                    x1 = min(ox * sw - pl + kw, wd)
+                    acc = floor
+                    for iy in range(y0, y1):
+                        for ix in range(x0, x1):
+                            val = xc[iy, ix]
+                            if val > acc or val != val:
+                                acc = val
+                                if val != val:
+                                    break
+                        if acc != acc:
+                            break
+                    oc[oy, ox] = acc
