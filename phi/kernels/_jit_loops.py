@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["depthwise", "max_pool2d", "winograd_input", "winograd_output"]
+__all__ = ["depthwise", "max_pool2d", "winograd_input", "winograd_output", "winograd_weight"]
 
 _JIT = numba.njit(cache=True, nogil=True)
 
@@ -149,28 +149,47 @@ def winograd_output(m, y, th, tw):
 @_JIT
 def max_pool2d(x, out, kh, kw, sh, sw, pt, pl, floor):
     """Max pooling of x [N, C, H, W] into out [N, C, Ho, Wo]: windows kh x kw, sh x sw apart,
-    starting pt / pl before the input, clipped to it; each starts from ``floor`` (-FLT_MAX)
-    and a NaN in the window gives NaN (as numpy's maximum does)."""
+    starting pt / pl before the input; padding never wins (a plane padded with -inf), each
+    output starts from ``floor`` (-FLT_MAX) and a NaN in the window gives NaN (as numpy's
+    maximum does).  Per output row, the taps in row-major order over strided slices."""
     n, c, h, wd = x.shape
     ho, wo = out.shape[2], out.shape[3]
+    hp = max((ho - 1) * sh + kh, pt + h)
+    wp = max((wo - 1) * sw + kw, pl + wd)
+    plane = np.full((hp, wp), -np.inf, dtype=x.dtype)
+    acc = np.empty(wo, dtype=out.dtype)
     for b in range(n):
         for ch in range(c):
-            xc = x[b, ch]
-            oc = out[b, ch]
+            plane[pt:pt + h, pl:pl + wd] = x[b, ch]
             for oy in range(ho):
-                y0 = max(oy * sh - pt, 0)
-                y1 = min(oy * sh - pt + kh, h)
-                for ox in range(wo):
-                    x0 = max(ox * sw - pl, 0)
-                    x1 = min(ox * sw - pl + kw, wd)
-                    acc = floor
-                    for iy in range(y0, y1):
-                        for ix in range(x0, x1):
-                            val = xc[iy, ix]
-                            if val > acc or val != val:
-                                acc = val
-                                if val != val:
-                                    break
-                        if acc != acc:
-                            break
-                    oc[oy, ox] = acc
+                acc[:] = floor
+                for i in range(kh):
+                    row = plane[oy * sh + i]
+                    for j in range(kw):
+                        src = row[j:j + (wo - 1) * sw + 1:sw]
+                        for k in range(wo):
+                            v = src[k]
+                            a = acc[k]
+                            acc[k] = v if (v > a or v != v) else a
+                out[b, ch, oy, :] = acc
+
+
+@_JIT
+def winograd_weight(w, u):
+    """Winograd F(2x2, 3x3)'s filter transform G g G^T of w [O, C, 3, 3] into u [16, O, C]
+    (G = [[1, 0, 0], [1/2, 1/2, 1/2], [1/2, -1/2, 1/2], [0, 0, 1]]; rows, then columns)."""
+    o, c = w.shape[0], w.shape[1]
+    gg = np.empty((4, 3), dtype=u.dtype)
+    for oc in range(o):
+        for ic in range(c):
+            g = w[oc, ic]
+            for q in range(3):
+                gg[0, q] = g[0, q]
+                gg[1, q] = (g[0, q] + g[1, q] + g[2, q]) * 0.5
+                gg[2, q] = (g[0, q] - g[1, q] + g[2, q]) * 0.5
+                gg[3, q] = g[2, q]
+            for r in range(4):
+                u[4 * r, oc, ic] = gg[r, 0]
+                u[4 * r + 1, oc, ic] = (gg[r, 0] + gg[r, 1] + gg[r, 2]) * 0.5
+                u[4 * r + 2, oc, ic] = (gg[r, 0] - gg[r, 1] + gg[r, 2]) * 0.5
+                u[4 * r + 3, oc, ic] = gg[r, 2]

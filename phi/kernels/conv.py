@@ -21,17 +21,28 @@ each over the same slices: 1.8x faster over MobileNetV2's layers, up to 3x on th
 splitting the taps over two threads gained nothing inside a CNN, where OpenBLAS's threads spin
 on the cores after each GEMM.)
 
-A 3x3, stride-1, undilated, ungrouped convolution over a map large enough runs as Winograd's
-F(2x2, 3x3) (Lavin & Gray 2015; ``FLAGS_conv_winograd``): the padded input is cut into 4x4 tiles
-two apart, each transformed by B^T d B (adds and subtracts of strided slices, written into one
-[16, C, tiles] array), the filter into G g G^T ([16, O, C], one small GEMM by kron(G, G)), 16
-GEMMs [O, C] @ [C, tiles] replace the im2col GEMM (4 multiplies per output instead of 9), and
-A^T m A (adds into the strided output) gives the 2x2 outputs of each tile.  The transforms'
-coefficients (0, +-1, +-1/2) are exact, only the order of the sums differs: results are within
-a few 1e-7 relative of im2col's in float32.  The filter is transformed on every call (nothing
-is cached: a replaced or edited filter takes effect at once); so that this costs little beside
-the GEMMs, Winograd is used only where the tiles outnumber the channels (``_winograd_pays``:
-ResNets' first two stages; the deeper ones keep im2col).
+With numba installed (module ``jit``, ``FLAGS_kernel_numba``), two paths are compiled loops:
+
+* a depthwise convolution sums its taps directly (``_jit_loops.depthwise``: per channel, one
+  contiguous multiply-add per tap over the padded plane; about twice as fast as the columns
+  and batched matmul above, which remain the numpy path);
+* a 3x3, stride-1, undilated, ungrouped convolution over a map large enough runs as Winograd's
+  F(2x2, 3x3) (Lavin & Gray 2015; ``FLAGS_conv_winograd``): the padded input is cut into 4x4
+  tiles two apart, each transformed by B^T d B into one [16, C, tiles] array, the filter into
+  G g G^T [16, O, C], 16 GEMMs [O, C] @ [C, tiles] replace the im2col GEMM (4 multiplies per
+  output instead of 9), and A^T m A gives each tile's 2x2 outputs.  The transforms'
+  coefficients (0, +-1, +-1/2) are exact, only the order of the sums differs: results are
+  within a few 1e-7 relative of im2col's in float32.  The filter is transformed on every call
+  (nothing is cached: a replaced or edited filter takes effect at once); so that this stays
+  cheap beside the GEMMs, Winograd is used where the tiles are at least an eighth of the
+  channels (``_winograd_pays``: not on 7x7 maps of 512 channels, where reading the transformed
+  filter costs more than the GEMMs save).  Measured per layer (one BLAS thread): 56x56x64
+  4.6 -> 2.9 ms, 28x28x128 4.4 -> 2.7, 14x14x256 3.8 -> 3.4.  Its transforms written in numpy
+  (strided adds over the tiles) took as long as the GEMMs saved, so the numpy path keeps
+  im2col.
+
+Large intermediates (padded input, columns, Winograd's arrays) live in per-thread scratch
+buffers (module ``scratch``, ``FLAGS_kernel_scratch``).
 
 NHWC inputs are computed through an NCHW view and the result is transposed back.
 """
@@ -121,91 +132,33 @@ _WINOGRAD_FLAG = "FLAGS_conv_winograd"
 flags.define_flag(_WINOGRAD_FLAG, bool, True,
                   "3x3 stride-1 convolutions over large maps as Winograd F(2x2, 3x3).")
 
-# Winograd F(2x2, 3x3): Y = A^T [(G g G^T) * (B^T d B)] A (Lavin & Gray; B^T is applied below
-# as adds of slices, G and A^T through their Kronecker squares, row-major over (i, j))
-_G = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]])
-_GG = {dt: np.kron(_G, _G).astype(dt) for dt in (np.float32, np.float64)}  # [16, 9]
-
-
-def _buffer(xp, name: str, shape, dtype):
-    """A scratch array (module ``scratch``: never returned) for numpy, a fresh one otherwise."""
-    return scratch(name, shape, dtype) if xp is np else xp.empty(shape, dtype=dtype)
+_FLOATS = (np.float32, np.float64)  # the dtypes of the compiled loops
 
 
 def _winograd_pays(x, w, out_sizes) -> bool:
-    """Whether F(2x2, 3x3) is worth it: the input is a float numpy array and its tiles outnumber
-    the filter's input and output channels (the per-call filter transform and the 16 small GEMMs
-    cost more than they save on deep, small maps)."""
+    """Whether F(2x2, 3x3) is worth it: the input is a float numpy array and its tiles are at
+    least an eighth of the filter's input or output channels, whichever is larger (on deep,
+    small maps the transformed filter, 16/9 of the filter, costs more to read than the GEMMs
+    save)."""
     tiles = x.shape[0] * ((out_sizes[0] + 1) // 2) * ((out_sizes[1] + 1) // 2)
-    return (type(x) is np.ndarray and x.dtype.type in _GG
-            and tiles >= max(w.shape[0], w.shape[1]) and FLAGS[_WINOGRAD_FLAG])
+    return (type(x) is np.ndarray and x.dtype.type in _FLOATS
+            and 8 * tiles >= max(w.shape[0], w.shape[1]) and FLAGS[_WINOGRAD_FLAG])
 
 
-def _winograd(xp, x, w, pads, out_sizes):
-    """3x3 stride-1 undilated ungrouped convolution of an NCHW x as F(2x2, 3x3) (module doc)
-    -> [N, O, Ho, Wo] (a view when Ho or Wo is odd)."""
-    n, c, h, wd = x.shape
-    o = w.shape[0]
-    ho, wo = out_sizes
-    th, tw = (ho + 1) // 2, (wo + 1) // 2
-    dt = x.dtype
-    # the padded input, channel-major ([C, N, ...]: the GEMMs' columns are (n, tile)), its
-    # columns split by parity ([..., 2, tw + 1]: padded column 2k + p at [p, k], so that every
-    # tile column below is a contiguous slice); the tiles cover 2 th + 2 >= top + H + bottom
-    # rows and as many columns: x fits whole
-    padded = _buffer(xp, "winograd.padded", (c, n, 2 * th + 2, 2, tw + 1), dt)
-    padded.fill(0)
-    top, left = pads[0], pads[2]
-    xt = xp.permute_dims(x, (1, 0, 2, 3))
-    for p in range(2):
-        j0 = (p - left) % 2  # x's first column of parity p once padded
-        count = len(range(j0, wd, 2))
-        if count:
-            k0 = (j0 + left) // 2
-            padded[:, :, top:top + h, p, k0:k0 + count] = xt[:, :, :, j0::2]
-    # B^T d: over the tiles' rows (row r of every tile is the padded rows r, r + 2, ...)
-    d = [padded[:, :, r:r + 2 * th:2] for r in range(4)]
-    rows = _buffer(xp, "winograd.rows", (4, c, n, th, 2, tw + 1), dt)
-    xp.subtract(d[0], d[2], out=rows[0])
-    xp.add(d[1], d[2], out=rows[1])
-    xp.subtract(d[2], d[1], out=rows[2])
-    xp.subtract(d[1], d[3], out=rows[3])
-    # (B^T d) B: the same over the tiles' columns (column q: parity q % 2, from k = q // 2),
-    # into V [4, 4, C, N, th, tw]
-    v = _buffer(xp, "winograd.v", (4, 4, c, n, th, tw), dt)
-    e = [rows[..., q % 2, q // 2:q // 2 + tw] for q in range(4)]
-    xp.subtract(e[0], e[2], out=v[:, 0])
-    xp.add(e[1], e[2], out=v[:, 1])
-    xp.subtract(e[2], e[1], out=v[:, 2])
-    xp.subtract(e[1], e[3], out=v[:, 3])
-    # G g G^T for every (o, c): [16, 9] @ [9, O*C]
-    u = xp.reshape(xp.matmul(_GG[dt.type], xp.reshape(w, (o * c, 9)).T), (16, o, c))
-    m = _buffer(xp, "winograd.m", (16, o, n * th * tw), dt)
-    xp.matmul(u, xp.reshape(v, (16, c, n * th * tw)), out=m)
-    m = xp.reshape(m, (4, 4, o, n, th, tw))
-    # A^T m: rows 0 and 1 of each tile's output (A^T = [[1, 1, 1, 0], [0, 1, -1, -1]])
-    s0 = _buffer(xp, "winograd.s0", (4, o, n, th, tw), dt)
-    xp.add(m[0], m[1], out=s0)
-    xp.add(s0, m[2], out=s0)
-    s1 = _buffer(xp, "winograd.s1", (4, o, n, th, tw), dt)
-    xp.subtract(m[1], m[2], out=s1)
-    xp.subtract(s1, m[3], out=s1)
-    # (A^T m) A into the strided output [N, O, th, 2, tw, 2], seen as [O, N, th, tw] per (i, j)
-    y = xp.empty((n, o, th, 2, tw, 2), dtype=dt)
-    for i, s in enumerate((s0, s1)):
-        out0 = xp.permute_dims(y[:, :, :, i, :, 0], (1, 0, 2, 3))
-        xp.add(s[0], s[1], out=out0)
-        xp.add(out0, s[2], out=out0)
-        out1 = xp.permute_dims(y[:, :, :, i, :, 1], (1, 0, 2, 3))
-        xp.subtract(s[1], s[2], out=out1)
-        xp.subtract(out1, s[3], out=out1)
-    y = xp.reshape(y, (n, o, 2 * th, 2 * tw))
-    return y if (2 * th, 2 * tw) == (ho, wo) else y[:, :, :ho, :wo]
+def _planes(name: str, rows: int, cols: int, dtype):
+    """A scratch [16, rows, cols] array whose 16 planes start 256 bytes apart modulo 4 KB: the
+    transforms read or write the 16 planes together, and planes a multiple of 4 KB apart
+    (56x56 maps: 64 x 784 floats) fall in the same cache sets (three times slower)."""
+    itemsize = np.dtype(dtype).itemsize
+    size = rows * cols
+    pad = ((256 - size * itemsize) % 4096) // itemsize
+    buf = scratch(name, (16, size + pad), dtype)
+    return np.reshape(buf[:, :size], (16, rows, cols))
 
 
-def _winograd_jit(loops, x, w, pads, out_sizes):
-    """``_winograd`` with its input and output transforms as compiled loops (module ``jit``):
-    the same arithmetic, one pass each, the output written whole."""
+def _winograd(loops, x, w, pads, out_sizes):
+    """3x3 stride-1 undilated ungrouped convolution of a C-contiguous NCHW x as F(2x2, 3x3)
+    (module doc), its transforms in the compiled ``loops`` -> a fresh [N, O, Ho, Wo]."""
     n, c, h, wd = x.shape
     o = w.shape[0]
     ho, wo = out_sizes
@@ -218,10 +171,11 @@ def _winograd_jit(loops, x, w, pads, out_sizes):
     padded[:, :, top:top + h, :left] = 0
     padded[:, :, top:top + h, left + wd:] = 0
     padded[:, :, top:top + h, left:left + wd] = np.permute_dims(x, (1, 0, 2, 3))
-    v = scratch("winograd.v", (16, c, n * th * tw), dt)
+    v = _planes("winograd.v", c, n * th * tw, dt)
     loops.winograd_input(padded, v, th, tw)
-    u = np.reshape(np.matmul(_GG[dt.type], np.reshape(w, (o * c, 9)).T), (16, o, c))
-    m = scratch("winograd.m", (16, o, n * th * tw), dt)
+    u = _planes("winograd.u", o, c, dt)
+    loops.winograd_weight(np.ascontiguousarray(w), u)
+    m = _planes("winograd.m", o, n * th * tw, dt)
     np.matmul(u, v, out=m)
     y = np.empty((n, o, ho, wo), dtype=dt)
     loops.winograd_output(m, y, th, tw)
@@ -235,7 +189,7 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     n, c = x.shape[:2]
     o, cg = w.shape[:2]
     ksize = w.shape[2:]
-    loops = jit.kernels() if xp is np and x.dtype.type in _GG else None
+    loops = jit.kernels() if xp is np and x.dtype.type in _FLOATS else None
     if cg == 1 and groups == c and len(ksize) == 2:
         if loops is not None:
             out = np.empty((n, o, *out_sizes), dtype=x.dtype)
@@ -243,11 +197,10 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
                             pads[0], pads[2], *strides, *dilations)
             return out
         return _depthwise(xp, x, w, pads, strides, dilations, out_sizes)
-    if (groups == 1 and tuple(ksize) == (3, 3) and tuple(strides) == (1, 1)
-            and tuple(dilations) == (1, 1) and _winograd_pays(x, w, out_sizes)):
-        if loops is not None:
-            return _winograd_jit(loops, np.ascontiguousarray(x), w, pads, out_sizes)
-        return _winograd(xp, x, w, pads, out_sizes)
+    if (loops is not None and groups == 1 and tuple(ksize) == (3, 3)
+            and tuple(strides) == (1, 1) and tuple(dilations) == (1, 1)
+            and _winograd_pays(x, w, out_sizes)):
+        return _winograd(loops, np.ascontiguousarray(x), w, pads, out_sizes)
     k = cg * prod(ksize)
     length = prod(out_sizes)
     if xp is np and FLAGS[_SCRATCH_FLAG]:  # the padded input and the columns in scratch
