@@ -32,7 +32,8 @@ With numba installed (module ``jit``, ``FLAGS_kernel_numba``), two paths are com
   G g G^T [16, O, C], 16 GEMMs [O, C] @ [C, tiles] replace the im2col GEMM (4 multiplies per
   output instead of 9), and A^T m A gives each tile's 2x2 outputs.  The transforms'
   coefficients (0, +-1, +-1/2) are exact, only the order of the sums differs: results are
-  within a few 1e-7 relative of im2col's in float32.  The filter is transformed on every call
+  within a few 1e-7 relative of im2col's in float32 (an input or filter holding inf or NaN
+  keeps im2col, whose non-finite results the transforms would not reproduce).  The filter is transformed on every call
   (nothing is cached: a replaced or edited filter takes effect at once); so that this stays
   cheap beside the GEMMs, Winograd is used where the tiles are at least an eighth of the
   channels (``_winograd_pays``: not on 7x7 maps of 512 channels, where reading the transformed
@@ -48,6 +49,8 @@ NHWC inputs are computed through an NCHW view and the result is transposed back.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -145,6 +148,13 @@ def _winograd_pays(x, w, out_sizes) -> bool:
             and 8 * tiles >= max(w.shape[0], w.shape[1]) and FLAGS[_WINOGRAD_FLAG])
 
 
+def _finite(a) -> bool:
+    """Whether every element of a is finite (one SIMD sum; an overflowing sum of finite values
+    says no, which only costs Winograd): an inf in the input or filter would meet another in
+    the transforms (inf - inf) and make NaN where im2col's products give +-inf."""
+    return math.isfinite(np.add.reduce(a, axis=None))
+
+
 def _planes(name: str, rows: int, cols: int, dtype):
     """A scratch [16, rows, cols] array whose 16 planes start 256 bytes apart modulo 4 KB: the
     transforms read or write the 16 planes together, and planes a multiple of 4 KB apart
@@ -199,7 +209,7 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
         return _depthwise(xp, x, w, pads, strides, dilations, out_sizes)
     if (loops is not None and groups == 1 and tuple(ksize) == (3, 3)
             and tuple(strides) == (1, 1) and tuple(dilations) == (1, 1)
-            and _winograd_pays(x, w, out_sizes)):
+            and _winograd_pays(x, w, out_sizes) and _finite(x) and _finite(w)):
         return _winograd(loops, np.ascontiguousarray(x), w, pads, out_sizes)
     k = cg * prod(ksize)
     length = prod(out_sizes)
