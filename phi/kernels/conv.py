@@ -33,14 +33,14 @@ With numba installed (module ``jit``, ``FLAGS_kernel_numba``), two paths are com
   output instead of 9), and A^T m A gives each tile's 2x2 outputs.  The transforms'
   coefficients (0, +-1, +-1/2) are exact, only the order of the sums differs: results are
   within a few 1e-7 relative of im2col's in float32 (an input or filter holding inf or NaN
-  keeps im2col, whose non-finite results the transforms would not reproduce).  The filter is transformed on every call
-  (nothing is cached: a replaced or edited filter takes effect at once); so that this stays
-  cheap beside the GEMMs, Winograd is used where the tiles are at least an eighth of the
-  channels (``_winograd_pays``: not on 7x7 maps of 512 channels, where reading the transformed
-  filter costs more than the GEMMs save).  Measured per layer (one BLAS thread): 56x56x64
-  4.6 -> 2.9 ms, 28x28x128 4.4 -> 2.7, 14x14x256 3.8 -> 3.4.  Its transforms written in numpy
-  (strided adds over the tiles) took as long as the GEMMs saved, so the numpy path keeps
-  im2col.
+  keeps im2col, whose non-finite results the transforms would not reproduce).  The filter is
+  transformed on every call (nothing is cached: a replaced or edited filter takes effect at
+  once); so that this stays cheap beside the GEMMs, Winograd is used where the tiles are at
+  least an eighth of the channels (``_winograd_pays``: not on 7x7 maps of 512 channels, where
+  reading the transformed filter costs more than the GEMMs save).  Measured per layer (one
+  BLAS thread): 56x56x64 4.6 -> 2.9 ms, 28x28x128 4.4 -> 2.7, 14x14x256 3.8 -> 3.4.  Its
+  transforms written in numpy (strided adds over the tiles) took as long as the GEMMs saved,
+  so the numpy path keeps im2col.
 
 Large intermediates (padded input, columns, Winograd's arrays) live in per-thread scratch
 buffers (module ``scratch``, ``FLAGS_kernel_scratch``).
@@ -152,7 +152,8 @@ def _finite(a) -> bool:
     """Whether every element of a is finite (one SIMD sum; an overflowing sum of finite values
     says no, which only costs Winograd): an inf in the input or filter would meet another in
     the transforms (inf - inf) and make NaN where im2col's products give +-inf."""
-    return math.isfinite(np.add.reduce(a, axis=None))
+    with np.errstate(over="ignore", invalid="ignore"):
+        return math.isfinite(np.add.reduce(a, axis=None))
 
 
 def _planes(name: str, rows: int, cols: int, dtype):
