@@ -6,7 +6,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["depthwise", "max_pool2d", "winograd_input", "winograd_output", "winograd_weight"]
+__all__ = ["affine_act", "depthwise", "max_pool2d", "winograd_input", "winograd_output",
+           "winograd_weight"]
 
 _JIT = numba.njit(cache=True, nogil=True)
 
@@ -193,3 +194,33 @@ def winograd_weight(w, u):
                 u[4 * r + 1, oc, ic] = (gg[r, 0] + gg[r, 1] + gg[r, 2]) * 0.5
                 u[4 * r + 2, oc, ic] = (gg[r, 0] - gg[r, 1] + gg[r, 2]) * 0.5
                 u[4 * r + 3, oc, ic] = gg[r, 2]
+
+
+@_JIT
+def affine_act(y, scale, bias, act):
+    """In place over y [N, C, L]: y * scale[c], + bias[c] (each rounded, as numpy's two passes
+    are), then act 1: relu (v > 0 ? v : 0: NaN -> 0, -0.0 -> +0.0, as np.fmax(v, 0)) or 2:
+    relu6 (np.clip(v, 0, 6): NaN and -0.0 kept); one pass instead of two or three."""
+    n, c, length = y.shape
+    zero = y.dtype.type(0)
+    six = y.dtype.type(6)
+    for b in range(n):
+        for ch in range(c):
+            s = scale[ch]
+            t = bias[ch]
+            row = y[b, ch]
+            if act == 1:
+                for k in range(length):
+                    v = row[k] * s + t
+                    row[k] = v if v > zero else zero
+            elif act == 2:
+                for k in range(length):
+                    v = row[k] * s + t
+                    if v < zero:
+                        v = zero
+                    elif v > six:
+                        v = six
+                    row[k] = v
+            else:
+                for k in range(length):
+                    row[k] = row[k] * s + t
