@@ -135,6 +135,10 @@ _WINOGRAD_FLAG = "FLAGS_conv_winograd"
 flags.define_flag(_WINOGRAD_FLAG, bool, True,
                   "3x3 stride-1 convolutions over large maps as Winograd F(2x2, 3x3).")
 
+_GEMM_1X1_FLAG = "FLAGS_conv_1x1_gemm"
+flags.define_flag(_GEMM_1X1_FLAG, bool, True,
+                  "1x1 stride-1 unpadded convolutions as one GEMM on the input's own view.")
+
 _FLOATS = (np.float32, np.float64)  # the dtypes of the compiled loops
 
 
@@ -200,6 +204,14 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     n, c = x.shape[:2]
     o, cg = w.shape[:2]
     ksize = w.shape[2:]
+    if (groups == 1 and FLAGS[_GEMM_1X1_FLAG] and all(k == 1 for k in ksize)
+            and all(s == 1 for s in strides) and not any(pads)):
+        # 1x1, stride 1, no padding: one GEMM on x's own [N, C, L] view (the im2col path's
+        # BLAS calls, without building the window view)
+        xm = xp.reshape(x, (n, c, prod(out_sizes)))
+        wmat = xp.reshape(w, (o, c))
+        out = xp.matmul(wmat, xm[0]) if n == 1 else xp.matmul(wmat, xm)
+        return xp.reshape(out, (n, o, *out_sizes))
     loops = jit.kernels() if xp is np and x.dtype.type in _FLOATS else None
     if cg == 1 and groups == c and len(ksize) == 2:
         if loops is not None:

@@ -20,7 +20,8 @@ from phi.kernels.conv import conv_geometry
 
 CTX = SimpleNamespace(xp=np)
 RNG = np.random.default_rng(14)
-SWITCHES = ("FLAGS_conv_winograd", "FLAGS_kernel_numba", "FLAGS_kernel_scratch")
+SWITCHES = ("FLAGS_conv_winograd", "FLAGS_kernel_numba", "FLAGS_kernel_scratch",
+            "FLAGS_conv_1x1_gemm")
 FAST = dict.fromkeys(SWITCHES, True)
 SLOW = dict.fromkeys(SWITCHES, False)
 
@@ -329,3 +330,23 @@ def test_non_finite_values_as_the_numpy_path(kernel, where, calls):
     _assert_near(fast[ok], slow[ok])
     np.testing.assert_array_equal(fast[np.isinf(fast)], slow[np.isinf(slow)])
     assert "winograd_input" not in calls
+
+
+@pytest.mark.parametrize("fmt", ["NCHW", "NHWC"])
+@pytest.mark.parametrize("n", [1, 3])
+def test_1x1_gemm_bitwise_equal_to_im2col(fmt, n):
+    x = RNG.standard_normal((n, 7, 5, 6) if fmt == "NCHW" else (n, 5, 6, 7)).astype(np.float32)
+    w = RNG.standard_normal((9, 7, 1, 1)).astype(np.float32)
+    args = (x, w, [1, 1], [0, 0], "EXPLICIT", [1, 1], 1, fmt)
+    on = _run("conv2d", *args, {**SLOW, "FLAGS_conv_1x1_gemm": True})
+    off = _run("conv2d", *args, {**SLOW, "FLAGS_conv_1x1_gemm": False})
+    np.testing.assert_array_equal(on, off)
+    _assert_near(on, reference_conv(*args))
+    assert on.flags.c_contiguous
+    # conv3d's 1x1x1 takes the same GEMM
+    x3 = RNG.standard_normal((n, 4, 3, 5, 2)).astype(np.float32)
+    w3 = RNG.standard_normal((6, 4, 1, 1, 1)).astype(np.float32)
+    got = [(set_flags({"FLAGS_conv_1x1_gemm": flag}),
+            conv_kernels.conv3d(CTX, x3, w3, [1, 1, 1], [0, 0, 0], "EXPLICIT", 1, [1, 1, 1],
+                                "NCDHW"))[1] for flag in (True, False)]
+    np.testing.assert_array_equal(*got)
