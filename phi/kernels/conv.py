@@ -36,9 +36,11 @@ With numba installed (module ``jit``, ``FLAGS_kernel_numba``), two paths are com
   keeps im2col, whose non-finite results the transforms would not reproduce).  The filter is
   transformed on every call (nothing is cached: a replaced or edited filter takes effect at
   once); so that this stays cheap beside the GEMMs, Winograd is used where the tiles are at
-  least an eighth of the channels (``_winograd_pays``: not on 7x7 maps of 512 channels, where
-  reading the transformed filter costs more than the GEMMs save).  Measured per layer (one
-  BLAS thread): 56x56x64 4.6 -> 2.9 ms, 28x28x128 4.4 -> 2.7, 14x14x256 3.8 -> 3.4.  Its
+  least half the channels (``_winograd_pays``: ResNets' 56x56 and 28x28 stages).  Measured
+  per layer, im2col -> Winograd, best of 30 on a busy 2-core machine: one BLAS thread
+  56x56x64 6.3 -> 3.9 ms, 28x28x128 4.1 -> 2.8, 14x14x256 3.8 -> 3.7, 7x7x512 5.5 -> 10.5;
+  two threads 4.1 -> 3.7, 3.6 -> 3.4, 3.1 -> 3.8 (the transforms run on one thread, and 16
+  GEMMs mean 16 hand-offs between BLAS threads where im2col has one).  Its
   transforms written in numpy (strided adds over the tiles) took as long as the GEMMs saved,
   so the numpy path keeps im2col.
 
@@ -144,12 +146,13 @@ _FLOATS = (np.float32, np.float64)  # the dtypes of the compiled loops
 
 def _winograd_pays(x, w, out_sizes) -> bool:
     """Whether F(2x2, 3x3) is worth it: the input is a float numpy array and its tiles are at
-    least an eighth of the filter's input or output channels, whichever is larger (on deep,
-    small maps the transformed filter, 16/9 of the filter, costs more to read than the GEMMs
-    save)."""
+    least half the filter's input or output channels, whichever is larger (measured with two
+    BLAS threads, where the GEMMs halve and the transforms do not: 56x56x64 and 28x28x128
+    gain, 14x14x256 loses a fifth; on deeper, smaller maps reading the transformed filter, 16/9
+    of the filter, costs more than the GEMMs save)."""
     tiles = x.shape[0] * ((out_sizes[0] + 1) // 2) * ((out_sizes[1] + 1) // 2)
     return (type(x) is np.ndarray and x.dtype.type in _FLOATS
-            and 8 * tiles >= max(w.shape[0], w.shape[1]) and FLAGS[_WINOGRAD_FLAG])
+            and 2 * tiles >= max(w.shape[0], w.shape[1]) and FLAGS[_WINOGRAD_FLAG])
 
 
 def _finite(a) -> bool:
