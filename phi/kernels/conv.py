@@ -44,8 +44,8 @@ With numba installed (module ``jit``, ``FLAGS_kernel_numba``), two paths are com
   transforms written in numpy (strided adds over the tiles) took as long as the GEMMs saved,
   so the numpy path keeps im2col.
 
-Large intermediates (padded input, columns, Winograd's arrays) live in per-thread scratch
-buffers (module ``scratch``, ``FLAGS_kernel_scratch``).
+With ``FLAGS_kernel_scratch`` (off by default: module ``scratch``) large intermediates (padded
+input, columns, Winograd's arrays) live in per-thread scratch buffers instead of fresh arrays.
 
 NHWC inputs are computed through an NCHW view and the result is transposed back.
 """

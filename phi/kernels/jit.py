@@ -44,7 +44,7 @@ def kernels():
         if not _STATE:
             try:
                 from phi.kernels import _jit_loops
-            except ImportError:
+            except Exception:  # numba absent or broken: the numpy path
                 _STATE.append(None)
             else:
                 _STATE.append(_jit_loops)
