@@ -260,7 +260,8 @@ class ConvEpilogueStep:
         """The compiled loops (module ``phi.kernels.jit``) when they can run this epilogue: NCHW,
         float numpy arrays of one dtype (the loop reproduces numpy's float32 / float64
         operations only where no dtype is promoted)."""
-        if self._bshape[1] != -1 or type(y) is not np.ndarray or not y.flags.c_contiguous:
+        if (self._bshape[1] != -1 or type(y) is not np.ndarray or not y.flags.c_contiguous
+                or y.size == 0):
             return None
         dt = y.dtype
         if (dt.type not in (np.float32, np.float64) or type(new_scale) is not np.ndarray
