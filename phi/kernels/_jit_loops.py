@@ -17,49 +17,48 @@ def depthwise(x, w, out, pt, pl, sh, sw, dh, dw):
     """out [N, C*m, Ho, Wo] = the depthwise convolution of x [N, C, H, W] with w [C*m, kh, kw],
     padded (pt top, pl left; taps outside x are zero), strided and dilated.
 
-    Per input channel, x's plane is copied into a zero-bordered padded plane of Wp columns
-    (flat); per output channel the taps are summed in row-major order into a local
-    accumulator: with stride 1 over the whole output at once on the padded width (each tap
-    one contiguous multiply-add of Ho * Wp elements, the extra columns dropped at the end),
-    otherwise per output row over a strided slice."""
+    Per input channel, x's zero-padded plane is split into its sh * sw stride phases (phase
+    (a, b) at [r, q] holds padded row r * sh + a, column q * sw + b; one phase with stride 1),
+    each flattened on a common row width wq (as conv._depthwise_phases does): a filter tap
+    then reads one contiguous slice of a phase for every output position at once, computed
+    on the row width wq (the extra columns dropped at the end).  Per output channel the taps
+    are summed in row-major order into a local accumulator, one multiply-add loop per tap."""
     n, c, h, wd = x.shape
     o, kh, kw = w.shape
     m = o // c
     ho, wo = out.shape[2], out.shape[3]
-    # the padded plane: every tap of every output inside it (plus a row, for the flat slices)
-    hp = max((ho - 1) * sh + (kh - 1) * dh + 1, pt + h) + 1
-    wp = max((wo - 1) * sw + (kw - 1) * dw + 1, pl + wd)
-    plane = np.zeros(hp * wp, dtype=x.dtype)
-    p2 = plane.reshape(hp, wp)
-    flat = sh == 1 and sw == 1
-    acc = np.empty(ho * wp if flat else wo, dtype=out.dtype)
-    length = ho * wp
+    hq = ho + (kh - 1) * dh // sh + 1  # one more row: every tap's slice inside its phase
+    wq = wo + (kw - 1) * dw // sw
+    phases = np.zeros((sh, sw, hq * wq), dtype=x.dtype)
+    length = ho * wq
+    acc = np.empty(length, dtype=out.dtype)
     for b in range(n):
         for ic in range(c):
-            p2[pt:pt + h, pl:pl + wd] = x[b, ic]
+            xc = x[b, ic]
+            for pa in range(sh):
+                for pb in range(sw):
+                    ph = phases[pa, pb]
+                    for r in range(hq):
+                        iy = r * sh + pa - pt
+                        row = ph[r * wq:(r + 1) * wq]
+                        if iy < 0 or iy >= h:
+                            row[:] = 0
+                            continue
+                        xr = xc[iy]
+                        for q in range(wq):
+                            ix = q * sw + pb - pl
+                            row[q] = xr[ix] if 0 <= ix < wd else 0
             for oc in range(ic * m, ic * m + m):
-                if flat:
-                    acc[:] = 0
-                    for i in range(kh):
-                        for j in range(kw):
-                            wv = w[oc, i, j]
-                            off = i * dh * wp + j * dw
-                            src = plane[off:off + length]
-                            for k in range(length):
-                                acc[k] += wv * src[k]
-                    for oy in range(ho):
-                        out[b, oc, oy, :] = acc[oy * wp:oy * wp + wo]
-                else:
-                    for oy in range(ho):
-                        acc[:] = 0
-                        for i in range(kh):
-                            row = p2[oy * sh + i * dh]
-                            for j in range(kw):
-                                wv = w[oc, i, j]
-                                src = row[j * dw:j * dw + (wo - 1) * sw + 1:sw]
-                                for k in range(wo):
-                                    acc[k] += wv * src[k]
-                        out[b, oc, oy, :] = acc
+                acc[:] = 0
+                for i in range(kh):
+                    for j in range(kw):
+                        wv = w[oc, i, j]
+                        off = (i * dh) // sh * wq + (j * dw) // sw
+                        src = phases[(i * dh) % sh, (j * dw) % sw, off:off + length]
+                        for k in range(length):
+                            acc[k] += wv * src[k]
+                for oy in range(ho):
+                    out[b, oc, oy, :] = acc[oy * wq:oy * wq + wo]
 
 
 @_JIT

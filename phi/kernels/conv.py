@@ -23,9 +23,11 @@ on the cores after each GEMM.)
 
 With numba installed (module ``jit``, ``FLAGS_kernel_numba``), two paths are compiled loops:
 
-* a depthwise convolution sums its taps directly (``_jit_loops.depthwise``: per channel, one
-  contiguous multiply-add per tap over the padded plane; about twice as fast as the columns
-  and batched matmul above, which remain the numpy path);
+* a depthwise convolution sums its taps directly (``_jit_loops.depthwise``: per channel, the
+  same flattened stride phases, then one contiguous multiply-add per tap into a local
+  accumulator; no columns).  Over MobileNetV2's depthwise layers at 224, best of 30, one
+  thread: 14.6 -> 8.6 ms in all, 1.7x on the large maps, equal on 28x28 stride 2 (the columns
+  and batched matmul above remain the numpy path);
 * a 3x3, stride-1, undilated, ungrouped convolution over a map large enough runs as Winograd's
   F(2x2, 3x3) (Lavin & Gray 2015; ``FLAGS_conv_winograd``): the padded input is cut into 4x4
   tiles two apart, each transformed by B^T d B into one [16, C, tiles] array, the filter into
