@@ -54,6 +54,7 @@ NHWC inputs are computed through an NCHW view and the result is transposed back.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -304,6 +305,22 @@ def _depthwise(xp, x, w, pads, strides, dilations, out_hw):
 
 
 def conv_geometry(spatial, ksize, strides, paddings, padding_algorithm: str, dilations):
+    """(pads, dilations, output sizes) of a convolution (``_conv_geometry``), memoised per
+    geometry (pure integer arithmetic, ~7 us a call: a tenth of a small layer's time); fresh
+    lists on every call."""
+    pads, dils, out = _conv_geometry_memo(tuple(spatial), tuple(ksize), tuple(strides),
+                                          tuple(paddings), padding_algorithm, tuple(dilations))
+    return list(pads), list(dils), out
+
+
+@functools.lru_cache(maxsize=1024)
+def _conv_geometry_memo(spatial, ksize, strides, paddings, padding_algorithm, dilations):
+    pads, dils, out = _conv_geometry(spatial, ksize, strides, paddings, padding_algorithm,
+                                     dilations)
+    return tuple(pads), tuple(dils), out
+
+
+def _conv_geometry(spatial, ksize, strides, paddings, padding_algorithm: str, dilations):
     """(pads, dilations, output sizes) of a convolution over ``spatial`` sizes, as Paddle's
     kernel sees them: sizes by ConvOutSize (C++ truncation), and pads whose trailing sides are
     grown where the last window overhangs the padded input (an input smaller than its window:
