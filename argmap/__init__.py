@@ -13,7 +13,6 @@ argmap imports phi.common, phi.core and opmakers — never fluid_compat.
 
 from __future__ import annotations
 
-from argmap.check import Problem, argmap_check, enumerate_mappings, main_argmap_check
 from argmap.compat import CompatEntry, CompatFileError, TensorAttr, load_compat, parse_compat
 from argmap.context import ArgumentMappingContext
 from argmap.default import default_signature
@@ -60,3 +59,15 @@ __all__ = [
     "main_argmap_check",
     "parse_compat",
 ]
+
+
+_CHECK_NAMES = ("Problem", "argmap_check", "enumerate_mappings", "main_argmap_check")
+
+
+def __getattr__(name: str):
+    # the checker (argmap.check) loads when first asked for: running a program never needs it
+    if name in _CHECK_NAMES:
+        from argmap import check
+
+        return getattr(check, name)
+    raise AttributeError(f"module 'argmap' has no attribute {name!r}")

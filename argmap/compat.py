@@ -24,11 +24,9 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
 from attrs import field, frozen
 
 from argmap.context import ArgumentMappingContext
@@ -68,6 +66,11 @@ class CompatFileError(InvalidArgument):
 
 
 # -- records ------------------------------------------------------------------------------------
+
+
+def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    # not the builtin: attrs reads a converter's signature, and a builtin's costs a tokenize
+    return tuple(value)
 
 
 def _opt_name(instance: object, attribute: Any, value: str | None) -> None:
@@ -136,10 +139,10 @@ class CompatEntry:
 
     op: str
     kernel: str
-    inputs: tuple[str, ...] = field(converter=tuple)
-    attrs: tuple[str, ...] = field(converter=tuple)
-    outputs: tuple[str, ...] = field(converter=tuple)
-    tensor_attrs: tuple[TensorAttr, ...] = field(default=(), converter=tuple)
+    inputs: tuple[str, ...] = field(converter=_tuple)
+    attrs: tuple[str, ...] = field(converter=_tuple)
+    outputs: tuple[str, ...] = field(converter=_tuple)
+    tensor_attrs: tuple[TensorAttr, ...] = field(default=(), converter=_tuple)
     source: str = field(default="<memory>", eq=False)
     line: int = field(default=0, eq=False)
 
@@ -199,16 +202,30 @@ class _Lined(dict):
     key_lines: dict[Any, int]
 
 
-# libyaml's parser when PyYAML was built with it (about 9x faster on ops.yaml: cold start);
-# the same marks and constructors either way
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_LOADER: list[type] = []
 
 
-class _LineLoader(_SafeLoader):
-    """SafeLoader whose mappings are `_Lined` and that refuses duplicate keys."""
+def _line_loader() -> type:
+    """The YAML loader class (built on first use: importing yaml is a cold-start cost that a
+    program whose compat tables come from the cache never pays)."""
+    if _LOADER:
+        return _LOADER[0]
+    import yaml
+
+    # libyaml's parser when PyYAML was built with it (about 9x faster on ops.yaml: cold start);
+    # the same marks and constructors either way
+    safe_loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class _LineLoader(safe_loader):
+        """SafeLoader whose mappings are `_Lined` and that refuses duplicate keys."""
+
+    _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                _construct_mapping)
+    _LOADER.append(_LineLoader)
+    return _LineLoader
 
 
-def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Lined:
+def _construct_mapping(loader: Any, node: Any) -> _Lined:
     loader.flatten_mapping(node)
     mapping = _Lined()
     mapping.line = node.start_mark.line + 1
@@ -224,15 +241,47 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _Lined:
     return mapping
 
 
-_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_STR_TAG = "tag:yaml.org,2002:str"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_MAP_TAG = "tag:yaml.org,2002:map"
+
+
+def _construct(loader: Any, node: Any, yaml: Any) -> Any:
+    """The document of `node` as ``loader.construct_document`` builds it, walked directly: plain
+    strings, lists and mappings (most of a compat file) without the constructor's generator
+    machinery, which took most of the time of the first op of a program; anything else (bools,
+    ints, anchors and merge keys) through the loader's own constructors."""
+    if node is None:
+        return None
+    if isinstance(node, yaml.ScalarNode) and node.tag == _STR_TAG:
+        return node.value
+    if isinstance(node, yaml.SequenceNode) and node.tag == _SEQ_TAG:
+        return [_construct(loader, item, yaml) for item in node.value]
+    if (isinstance(node, yaml.MappingNode) and node.tag == _MAP_TAG
+            and not any(k.tag == "tag:yaml.org,2002:merge" for k, _ in node.value)):
+        mapping = _Lined()
+        mapping.line = node.start_mark.line + 1
+        mapping.key_lines = {}
+        for key_node, value_node in node.value:
+            key = _construct(loader, key_node, yaml)
+            line = key_node.start_mark.line + 1
+            if key in mapping:
+                raise CompatFileError(loader.name, line, f"duplicate key {key!r} (first on line "
+                                      f"{mapping.key_lines[key]})")
+            mapping[key] = _construct(loader, value_node, yaml)
+            mapping.key_lines[key] = line
+        return mapping
+    return loader.construct_document(node)
 
 
 def parse_compat(text: str, source: str = "<string>") -> tuple[CompatEntry, ...]:
     """Parse op_compat text; CompatFileError names `source` and the line of any problem."""
-    loader = _LineLoader(text)
+    import yaml
+
+    loader = _line_loader()(text)
     loader.name = source
     try:
-        data = loader.get_single_data()
+        data = _construct(loader, loader.get_single_node(), yaml)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else 0
@@ -260,16 +309,61 @@ def load_compat(path: str | Path | None = None) -> tuple[CompatEntry, ...]:
     file name (``GRAD_COMPAT_FILE``) names another table of the package."""
     if path is None or path == GRAD_COMPAT_FILE:
         name = path or DEFAULT_COMPAT_FILE
-        resource = resources.files("argmap").joinpath(name)
-        return parse_compat(resource.read_text(encoding="utf-8"), f"argmap/{name}")
+        text = (Path(__file__).parent / name).read_text(encoding="utf-8")
+        cached = _from_cache(name, text)
+        return cached if cached is not None else parse_compat(text, f"argmap/{name}")
     path = Path(path)
     return parse_compat(path.read_text(encoding="utf-8"), str(path))
+
+
+#: The package's tables as parsed, with a checksum of the text each came from
+#: (tools/gen_kernel_index.py writes it; a test fails when it is stale).  A table whose text
+#: no longer matches is parsed from its YAML instead, so an edit is never hidden.
+COMPAT_CACHE_FILE = "_compat_cache.json"
+
+
+def compat_checksum(text: str) -> str:
+    import zlib
+
+    data = text.encode("utf-8")
+    return f"{len(data)}:{zlib.crc32(data):08x}"
+
+
+def compat_cache_record(name: str, entries: Iterable[CompatEntry]) -> dict[str, Any]:
+    """What the cache holds for table `name` (its entries as `parse_compat` made them)."""
+    def tensor_attr(t: TensorAttr) -> list[Any]:
+        return [t.attr, t.kind, t.tensor_name, t.tensors_name, t.support_tensor, t.data_type,
+                t.line]
+
+    return {"entries": [[e.op, e.kernel, list(e.inputs), list(e.attrs), list(e.outputs),
+                         [tensor_attr(t) for t in e.tensor_attrs], e.line] for e in entries]}
+
+
+def _from_cache(name: str, text: str) -> tuple[CompatEntry, ...] | None:
+    import json
+
+    try:
+        with open(Path(__file__).parent / COMPAT_CACHE_FILE, encoding="utf-8") as f:
+            record = json.load(f)["tables"].get(name)
+    except (OSError, ValueError, KeyError):
+        return None
+    if record is None or record.get("checksum") != compat_checksum(text):
+        return None
+    source = f"argmap/{name}"
+    return tuple(
+        CompatEntry(op, kernel, inputs, attrs, outputs,
+                    [TensorAttr(a, kind, tn, tsn, st, dt, line=tl)
+                     for a, kind, tn, tsn, st, dt, tl in tensor_attrs],
+                    source=source, line=line)
+        for op, kernel, inputs, attrs, outputs, tensor_attrs, line in record["entries"])
 
 
 def dump_compat(entries: Iterable[CompatEntry]) -> str:
     """Write entries back in the op_compat.yaml form (`parse_compat` reads them back equal)."""
     chunks = []
     for entry in entries:
+        import yaml
+
         text = yaml.safe_dump([entry.to_dict()], sort_keys=False, default_flow_style=None,
                               width=100)
         chunks.append(text)

@@ -33,7 +33,7 @@ from argmap.default import default_signature
 from argmap.signature import KernelSignature
 from opmakers import OpProto
 from opmakers.grad import grad_op_proto, is_grad_op_type
-from phi.core.errors import AlreadyExists, NotFound
+from phi.core.errors import AlreadyExists, InvalidArgument, NotFound
 
 __all__ = [
     "BASE_KERNEL_NAMES",
@@ -177,6 +177,13 @@ class MappingInfo:
 
 
 def _origin(fn: Callable[..., Any]) -> str:
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    if code is not None:
+        # what inspect.getsourcelines answers (the first decorator's line), without reading
+        # and tokenizing the source file: ~1 ms a function, paid at the first op of a program
+        path, line = code.co_filename, code.co_firstlineno
+        marker = path.rfind("argmap/")
+        return f"{path[marker:] if marker >= 0 else path}:{line}"
     try:
         path = inspect.getsourcefile(fn) or "?"
         line = inspect.getsourcelines(fn)[1]
@@ -256,7 +263,11 @@ class ArgMappingRegistry:
         kernelless: Mapping[str, str] = KERNELLESS_OPS,
         proto_of: Callable[[str], OpProto] | None = None,
         op_types_with_proto: Callable[[], Iterable[str]] = opmakers.all_op_types,
+        lazy_grad_compat: Callable[[], Iterable[CompatEntry]] | None = None,
     ) -> None:
+        """`lazy_grad_compat` gives more declared entries, all of grad ops (``*_grad``), read
+        on the first question about a grad op or a listing (the process-wide registry reads
+        grad_compat.yaml so, which a forward-only program never needs)."""
         self._fns: dict[str, MappingInfo] = {}
         self._compat: dict[str, CompatEntry] = {}
         self._base_names = dict(base_kernel_names)
@@ -266,11 +277,39 @@ class ArgMappingRegistry:
         self._proto_of = proto_of or _proto_or_grad_proto
         self._op_types_with_proto = op_types_with_proto
         self._defaults: dict[str, KernelSignature] = {}
+        self._lazy_grad_compat = lazy_grad_compat
+        self._lazy_lock = threading.Lock()
         for entry in compat:
             self.add_compat(entry)
         for family in families:
             for info in family.mappings():
                 self._add_info(info)
+
+    def _need(self, op_type: str) -> None:
+        """Read the lazy grad entries if `op_type` may be one of them."""
+        if self._lazy_grad_compat is not None and op_type.endswith("_grad"):
+            self._load_lazy()
+
+    def _load_lazy(self) -> None:
+        if self._lazy_grad_compat is None:
+            return
+        with self._lazy_lock:
+            load = self._lazy_grad_compat
+            if load is None:
+                return  # another thread read them while this one waited
+            new: dict[str, CompatEntry] = {}
+            for entry in load():
+                if not entry.op.endswith("_grad"):
+                    raise InvalidArgument(f"{entry.where}: {entry.op} is not a grad op; only "
+                                          "grad ops (*_grad) may be declared lazily.")
+                if entry.op in new:
+                    raise AlreadyExists(f"op {entry.op} already has a declared mapping "
+                                        f"({new[entry.op].where}); refusing the declared at "
+                                        f"{entry.where}")
+                self._refuse_taken(entry.op, f"declared at {entry.where}")
+                new[entry.op] = entry
+            self._compat.update(new)  # published whole, then the flag drops
+            self._lazy_grad_compat = None
 
     # -- registration ---------------------------------------------------------------------
     def arg_mapping(self, op_type: str, *,
@@ -287,10 +326,12 @@ class ArgMappingRegistry:
     def register(self, op_type: str, fn: MappingFn, *,
                  attr_values: Mapping[str, Iterable[Any]] | None = None) -> None:
         """Register a mapping function; AlreadyExists if `op_type` has a mapping."""
+        self._need(op_type)
         self._add_info(_info(op_type, fn, attr_values))
 
     def add_compat(self, entry: CompatEntry) -> None:
         """Register a declared entry; AlreadyExists if its op has a mapping."""
+        self._need(entry.op)
         self._refuse_taken(entry.op, f"declared at {entry.where}")
         self._compat[entry.op] = entry
 
@@ -334,6 +375,7 @@ class ArgMappingRegistry:
         return self._fns.get(op_type)
 
     def compat_entry(self, op_type: str) -> CompatEntry | None:
+        self._need(op_type)
         return self._compat.get(op_type)
 
     def proto(self, op_type: str) -> OpProto:
@@ -366,11 +408,12 @@ class ArgMappingRegistry:
         if info is not None:
             return info.fn(ctx)
         # 3. declared entry
+        self._need(op_type)
         entry = self._compat.get(op_type)
         if entry is not None:
             return entry.signature(ctx)
         # 4. default signature from the OpProto (grad ops have none: Paddle maps each one)
-        if is_grad_op_type(op_type) and not opmakers.has_op(op_type):
+        if not opmakers.has_op(op_type) and is_grad_op_type(op_type):  # grad defs: on demand
             raise NotFound(f"Operator `{op_type}` (a grad op) has no declared mapping "
                            "(argmap/grad_compat.yaml) and no mapping function.")
         try:
@@ -384,6 +427,7 @@ class ArgMappingRegistry:
         kernel of its own name in `factory` (default: the process-wide KernelFactory)."""
         if self.no_signature_reason(op_type) is not None:
             return False
+        self._need(op_type)
         if op_type in self._fns or op_type in self._compat or op_type in self._base_names:
             return True
         if factory is None:
@@ -394,11 +438,13 @@ class ArgMappingRegistry:
 
     def mapped_op_types(self) -> tuple[str, ...]:
         """Ops with a mapping function or a declared entry, sorted."""
+        self._load_lazy()
         return tuple(sorted(set(self._fns) | set(self._compat)))
 
     def op_types(self) -> tuple[str, ...]:
         """Every op this registry can answer for (mapped ones and those with an OpProto), minus
         the ones without signature, sorted."""
+        self._load_lazy()
         names = set(self._fns) | set(self._compat) | set(self._op_types_with_proto())
         return tuple(sorted(n for n in names if self.no_signature_reason(n) is None))
 
@@ -406,6 +452,7 @@ class ArgMappingRegistry:
         """``function``, ``declared``, ``default`` or ``none`` (for reports and `explain`)."""
         if self.no_signature_reason(op_type) is not None:
             return "none"
+        self._need(op_type)
         if op_type in self._fns:
             return "function"
         if op_type in self._compat:
@@ -436,8 +483,9 @@ def default_registry() -> ArgMappingRegistry:
                 # irregular modules import this module (MappingFamily), so imported here
                 from argmap.irregular import FAMILIES
 
-                compat = load_compat() + load_compat(GRAD_COMPAT_FILE)
-                _DEFAULT.append(ArgMappingRegistry(compat=compat, families=FAMILIES))
+                _DEFAULT.append(ArgMappingRegistry(
+                    compat=load_compat(), families=FAMILIES,
+                    lazy_grad_compat=lambda: load_compat(GRAD_COMPAT_FILE)))
     return _DEFAULT[0]
 
 

@@ -175,6 +175,19 @@ def measure_one(model_dir: Path, repeat: int, plain: bool = False) -> dict:
 
 def _bare_chain(model_dir: Path, feed: dict, scope, repeat: int) -> float | None:
     """The chain's math in bare numpy (chain200_* fixtures: see tests/fixtures/README)."""
+    bare = bare_chain_fn(model_dir, feed, scope)
+    if bare is None:
+        return None
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        bare()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1e3
+
+
+def bare_chain_fn(model_dir: Path, feed: dict, scope):
+    """A function doing a chain200_* fixture's math in bare numpy (None: not such a chain)."""
     meta_file = model_dir / "meta.json"
     if not meta_file.is_file():
         return None
@@ -197,14 +210,14 @@ def _bare_chain(model_dir: Path, feed: dict, scope, repeat: int) -> float | None
             ops.append(lambda h: np.maximum(h, 0))
     if len(ops) != len(kinds):
         return None
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
+
+    def bare():
         h = x
         for f in ops:
             h = f(h)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+        return h
+
+    return bare
 
 
 def main() -> None:

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from fluid_compat.backward import append_backward
 from fluid_compat.executor import Executor, FeedError, Program, RunStats, global_scope
 from fluid_compat.framework.scope import LoDTensorArray, lod_tensor, lod_tensor_array
 from fluid_compat.imperative import legacy_ops, run_op, run_op_tensors
@@ -33,3 +32,12 @@ __all__ = [
     "save_inference_model",
     "selected_rows",
 ]
+
+
+def __getattr__(name: str):
+    # the backward pass (and the grad-op machinery it imports) loads when first asked for
+    if name == "append_backward":
+        from fluid_compat.backward import append_backward
+
+        return append_backward
+    raise AttributeError(f"module 'fluid_compat' has no attribute {name!r}")

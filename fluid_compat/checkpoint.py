@@ -31,7 +31,6 @@ import warnings
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-import ml_dtypes
 import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument, NotFound
@@ -95,7 +94,8 @@ def _value_array(scope: Scope, name: str, pickled: bool = True) -> np.ndarray:
         raise NotFound(f"save: variable `{name}` holds {what} in the scope (Paddle saves the "
                        "DenseTensor of every parameter and optimizer variable).")
     array = np.asarray(value.numpy())
-    if pickled and array.dtype == ml_dtypes.bfloat16:  # as np.array() of a Paddle bf16 tensor
+    if pickled and array.dtype.name == "bfloat16" and array.dtype == DataType.BFLOAT16.to_numpy():
+        # as np.array() of a Paddle bf16 tensor
         array = array.view(np.uint16)
     return array
 
@@ -106,7 +106,7 @@ def _as_var_array(var, array, source: str) -> np.ndarray:
     if not isinstance(array, np.ndarray) or array.dtype == object:
         raise InvalidArgument(f"{source}: the value of `{var.name}` is not a numeric array.")
     if var.dtype is DataType.BFLOAT16 and array.dtype == np.uint16:
-        array = array.view(ml_dtypes.bfloat16)
+        array = array.view(DataType.BFLOAT16.to_numpy())
     return np.array(array, order="C", copy=True)  # (ascontiguousarray makes 0-d arrays 1-d)
 
 

@@ -24,14 +24,17 @@ from __future__ import annotations
 
 import difflib
 import threading
+from contextlib import nullcontext
 from collections.abc import Iterable, Mapping, Sequence
 
-import ml_dtypes
 from phi.common.data_type import DataType
 from phi.common.place import CPUPlace, Place, to_place
 from phi.core.errors import InvalidArgument, NotFound
 from phi.core.selected_rows import is_selected_rows
 from phi.core.tensor import DenseTensor
+from phi.flags import FLAGS, define_flag
+from phi.backends.host_memory import keep_freed_memory
+from phi.kernels.funcs import quiet_run
 
 from fluid_compat.framework import ProgramDesc, VarType
 from fluid_compat.framework.scope import (
@@ -145,6 +148,13 @@ class RunStats:
         return (f"RunStats(ops={self.ops}, phi={self.phi}, fluid={self.fluid}, "
                 f"fallback={self.fallback}, fused_ops={self.fused_ops}, "
                 f"fused_steps={self.fused_steps}, segment_ops={self.segment_ops})")
+
+
+define_flag("FLAGS_quiet_run", bool, True,
+            "Enter numpy's errstate('ignore') once per planned run, not in every kernel.")
+define_flag("FLAGS_host_keep_freed_memory", bool, True,
+            "At the first plan built: glibc keeps freed memory for the next run's arrays "
+            "(process-wide; phi/backends/host_memory.py).")
 
 
 class _Plan:
@@ -312,6 +322,8 @@ class Executor:
             with self._lock:
                 pool = self._pools.get(key)
                 if pool is None or pool.generation != program._generation:
+                    if FLAGS["FLAGS_host_keep_freed_memory"]:
+                        keep_freed_memory()  # once per process
                     pool = _PlanPool(program._generation, lambda: _Plan(
                         program, scope, self.place, feed_names, fetch_names, self.pins,
                         self.shadow_report))
@@ -342,19 +354,20 @@ class Executor:
         steps = plan.steps_for(passes)
         plan.steps = steps
         plan.last_run_fused = steps is not plan.unfused_steps
-        if progress is None:
-            for step, release, _ in steps:
-                step()
-                for var in release:
-                    var.value = None
-        else:
-            total, done = len(plan.runners), 0
-            for step, release, count in steps:
-                step()
-                for var in release:
-                    var.value = None
-                done += count
-                progress(done, total)
+        with quiet_run() if FLAGS["FLAGS_quiet_run"] else nullcontext():
+            if progress is None:
+                for step, release, _ in steps:
+                    step()
+                    for var in release:
+                        var.value = None
+            else:
+                total, done = len(plan.runners), 0
+                for step, release, count in steps:
+                    step()
+                    for var in release:
+                        var.value = None
+                    done += count
+                    progress(done, total)
         if passes and not plan.fusion_checked:  # after a whole run op by op: runners learned
             plan.fusion_checked = True
         out = []
@@ -415,7 +428,7 @@ class Executor:
             return t
         if desc.dtype is DataType.BFLOAT16 and t.dtype is DataType.UINT16:
             # Paddle's Python side holds bfloat16 as its uint16 storage: the same bits
-            t = DenseTensor(t.data.view(ml_dtypes.bfloat16), DataType.BFLOAT16, t.place,
+            t = DenseTensor(t.data.view(DataType.BFLOAT16.to_numpy()), DataType.BFLOAT16, t.place,
                             t.layout, t.lod)
         if desc.dtype is not DataType.UNDEFINED and t.dtype != desc.dtype:
             raise FeedError(f"feed `{name}` has dtype {t.dtype}, the program expects "

@@ -67,7 +67,62 @@ def _declare(entry: dict[str, Any]):
 
 @lru_cache(maxsize=1)
 def load_op_defs(path: Path = OP_DEFS_JSON) -> dict[str, OpDef]:
-    """op type -> OpDef for every entry of the data file (read once)."""
-    data = json.loads(Path(path).read_text())
-    return {op_type: OpDef(op_type, entry["family"], _declare(entry))
-            for op_type, entry in data["ops"].items()}
+    """op type -> OpDef for every entry of the data file (read once).
+
+    The generator writes one op per line; each line's JSON is parsed when its op is first
+    defined (``OpDef.make``), so the first lookup reads 784 keys and families, not 218 kB of
+    JSON (a cold-start cost).  A file in another layout is parsed whole, as before."""
+    text = Path(path).read_text()
+    lines = _op_lines(text)
+    if lines is None:
+        data = json.loads(text)
+        return {op_type: OpDef(op_type, entry["family"], _declare(entry))
+                for op_type, entry in data["ops"].items()}
+    return {op_type: OpDef(op_type, family, _declare_later(value))
+            for op_type, family, value in lines}
+
+
+_FAMILY = '{"family":"'
+
+
+def _op_lines(text: str) -> list[tuple[str, str, str]] | None:
+    """``(op type, family, entry JSON)`` per op line of the generator's layout (header lines,
+    ``"ops": {``, one ``"op": {"family":"f",...},`` per line, ``}}``); None for anything else."""
+    lines = text.split("\n")
+    try:
+        start = lines.index(' "ops": {') + 1
+    except ValueError:
+        return None
+    while lines and not lines[-1]:
+        lines.pop()
+    if start >= len(lines) or lines[-1] != "}}" or not lines[0].startswith("{"):
+        return None
+    found = []
+    for line in lines[start:-1]:
+        if not line.startswith('"') or '\\' in line:
+            return None
+        key_end = line.find('": {')
+        value = line[key_end + 3:]
+        if value.endswith(","):
+            value = value[:-1]
+        if key_end < 1 or not value.startswith(_FAMILY) or not value.endswith("}"):
+            return None
+        family_end = value.find('"', len(_FAMILY))
+        if family_end < 0:
+            return None
+        found.append((line[1:key_end], value[len(_FAMILY):family_end], value))
+    if len({op for op, _, _ in found}) != len(found):
+        return None  # a duplicate: json.loads' last-one-wins is what the whole parse gives
+    return found
+
+
+def _declare_later(text: str):
+    """`_declare` of one entry's JSON text, parsed on the first call."""
+    declared = []
+
+    def define(m: OpMaker) -> None:
+        if not declared:
+            declared.append(_declare(json.loads(text)))
+        declared[0](m)
+
+    return define

@@ -144,12 +144,22 @@ def foreign_maker_attrs(op_type: str) -> frozenset[str]:
     from opmakers.registry import get_op_proto, has_op
 
     names: set[str] = set()
+    for fwd in _foreign_makers().get(op_type, ()):
+        if has_op(fwd):
+            names.update(a.name for a in get_op_proto(fwd).attrs)
+    return frozenset(names)
+
+
+@functools.cache
+def _foreign_makers() -> dict[str, tuple[str, ...]]:
+    """op type -> the other op types whose makers emit it with all their attributes (one pass
+    over the makers, instead of one per op type asked about)."""
+    found: dict[str, dict[str, None]] = {}
     for fwd, specs in _makers().items():
         for spec in specs:
-            if (spec["type"] == op_type and fwd != op_type and spec["attrs"] == "all"
-                    and has_op(fwd)):
-                names.update(a.name for a in get_op_proto(fwd).attrs)
-    return frozenset(names)
+            if spec["type"] != fwd and spec["attrs"] == "all":
+                found.setdefault(spec["type"], {})[fwd] = None
+    return {t: tuple(f) for t, f in found.items()}
 
 
 def grad_op_types(op_type: str) -> list[str]:

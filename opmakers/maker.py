@@ -77,6 +77,16 @@ class _Required:
 REQUIRED: Any = _Required()
 
 
+def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
+    # a Python function, not the builtin: attrs reads a converter's signature, and a builtin's
+    # is parsed from its text signature with tokenize (tens of ms at the first import)
+    return tuple(value)
+
+
+def _attr_type(value: Any) -> AttrType:
+    return AttrType(value)
+
+
 def _freeze(value: Any) -> Any:
     """Lists become tuples so that records stay immutable and hashable."""
     return tuple(value) if isinstance(value, list) else value
@@ -92,7 +102,7 @@ class InSet:
     """The value (each element, for a list attribute) must be one of `values` (Paddle's
     ``InEnum``)."""
 
-    values: tuple[Any, ...] = attrs.field(converter=tuple)
+    values: tuple[Any, ...] = attrs.field(converter=_tuple)
 
     def violation(self, value: Any) -> str | None:
         """None when `value` passes, else what was expected."""
@@ -170,14 +180,14 @@ class AttrProto:
     """
 
     name: str = attrs.field(validator=_name)
-    type: AttrType = attrs.field(converter=AttrType)
+    type: AttrType = attrs.field(converter=_attr_type)
     default: Any = attrs.field(default=REQUIRED, converter=_freeze)
     comment: str = ""
     generated: bool = False
     extra: bool = False
     quant: bool = False
     support_tensor: bool = False
-    checks: tuple[AttrCheck, ...] = attrs.field(default=(), converter=tuple)
+    checks: tuple[AttrCheck, ...] = attrs.field(default=(), converter=_tuple)
 
     @property
     def required(self) -> bool:
@@ -201,9 +211,9 @@ class OpProto:
     """The description of a legacy op (``paddle.framework.proto.OpProto``)."""
 
     type: str = attrs.field(validator=_name)
-    inputs: tuple[VarProto, ...] = attrs.field(converter=tuple, validator=_unique("input"))
-    outputs: tuple[VarProto, ...] = attrs.field(converter=tuple, validator=_unique("output"))
-    attrs: tuple[AttrProto, ...] = attrs.field(converter=tuple, validator=_unique("attribute"))
+    inputs: tuple[VarProto, ...] = attrs.field(converter=_tuple, validator=_unique("input"))
+    outputs: tuple[VarProto, ...] = attrs.field(converter=_tuple, validator=_unique("output"))
+    attrs: tuple[AttrProto, ...] = attrs.field(converter=_tuple, validator=_unique("attribute"))
     comment: str = ""
 
     def input(self, name: str) -> VarProto:

@@ -11,8 +11,6 @@ argmap, opmakers or fluid_compat.
 
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
 import phi.kernels  # noqa: F401 - registration only
 from phi.common import (
     Backend,
@@ -45,10 +43,15 @@ from phi.core.registry import (
 from phi.core.tensor import DenseTensor, MetaTensor
 from phi.flags import get_flags, set_flags
 
-try:
-    __version__ = version("fluid-phi-bridge")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+unknown"
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # ~50 ms: asked for rarely
+
+    try:
+        return version("fluid-phi-bridge")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0+unknown"
 
 __all__ = [
     "AlreadyExists",
@@ -83,6 +86,9 @@ __all__ = [
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        globals()["__version__"] = found = _version()
+        return found
     if name == "api":
         # import_module, not `from phi import api`: the latter asks this __getattr__ again
         import importlib

@@ -25,9 +25,43 @@ class FlagDef:
     doc: str
 
 
+class _Flags(dict):
+    """The value table; a flag that a module not imported yet defines (a kernel module loaded
+    on demand) is defined by importing that module on first read."""
+
+    def __missing__(self, name: str) -> object:
+        if _define_lazy(name):
+            return self[name]
+        raise KeyError(name)
+
+
 _DEFS: dict[str, FlagDef] = {}
-FLAGS: dict[str, object] = {}
+FLAGS: dict[str, object] = _Flags()
 """Current values by name; read directly on hot paths (a dict lookup)."""
+_LAZY_DEFS: dict[str, str] = {}
+"""Flag name -> the module whose import defines it, for modules imported on demand."""
+
+
+def define_lazily(where: dict[str, str]) -> None:
+    """Flags that modules imported on demand define: ``{flag name: module}``.  Reading or
+    setting one of them (or listing every flag) imports its module first."""
+    _LAZY_DEFS.update({n: m for n, m in where.items() if n not in _DEFS})
+
+
+def _define_lazy(name: str) -> bool:
+    module = _LAZY_DEFS.get(name)
+    if module is None:
+        return False
+    import importlib
+
+    importlib.import_module(module)  # thread-safe: a second thread waits for the first
+    _LAZY_DEFS.pop(name, None)
+    return name in _DEFS
+
+
+def _define_all_lazy() -> None:
+    for name in list(_LAZY_DEFS):
+        _define_lazy(name)
 _LISTENERS: list[Callable[[str, object], None]] = []
 
 
@@ -65,6 +99,7 @@ def define_flag(name: str, type_: type, default: object, doc: str) -> None:
     if name in _DEFS:
         raise InvalidArgument(f"Flag {name} is defined twice.")
     d = FlagDef(name, type_, default, doc)
+    _LAZY_DEFS.pop(name, None)
     _DEFS[name] = d
     env = os.environ.get(name)
     FLAGS[name] = _convert(d, env, f"environment variable {name}") if env is not None else default
@@ -72,9 +107,12 @@ def define_flag(name: str, type_: type, default: object, doc: str) -> None:
 
 def _lookup(name: str) -> FlagDef:
     d = _DEFS.get(name)
+    if d is None and _define_lazy(name):
+        d = _DEFS.get(name)
     if d is None:
         import difflib
 
+        _define_all_lazy()  # the message lists every flag
         close = difflib.get_close_matches(name, list(_DEFS), n=3)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise NotFound(f"Flag {name} is not defined.{hint} Defined flags: {', '.join(_DEFS)}.")
@@ -127,4 +165,11 @@ define_flag(
     bool,
     False,
     "Let legacy ops on GPU fall back to a CPU kernel (Paddle refuses; opt in here).",
+)
+define_flag(
+    "FLAGS_lazy_kernel_import",
+    bool,
+    True,
+    "Import kernel modules (phi and fluid) when a kernel of theirs is first looked up; 0 in the "
+    "environment imports them all with the package (debugging). Results are the same.",
 )

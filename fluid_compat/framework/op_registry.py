@@ -103,6 +103,7 @@ def get_op_info(op_type: str) -> OpInfo:
     if info is not None:
         return info
     _ensure_operators_loaded()
+    _ensure_fluid_modules(op_type)
     _run_lazy(op_type)
     if not opmakers.has_op(op_type):
         if is_grad_op_type(op_type):
@@ -148,8 +149,27 @@ def registered_op_types() -> list[str]:
     return opmakers.all_op_types()
 
 
+_DECLARED: dict[str, frozenset[str]] = {}
+
+
+def _declared_attrs(info: OpInfo) -> frozenset[str]:
+    """The attribute names of ``info``'s OpProto (cached per op type)."""
+    found = _DECLARED.get(info.type)
+    if found is None:
+        found = _DECLARED[info.type] = frozenset(a.name for a in info.proto.attrs)
+    return found
+
+
 def _ensure_operators_loaded() -> None:
     import fluid_compat.operators  # noqa: F401 - declares hooks and fluid kernels
+
+
+def _ensure_fluid_modules(op_type: str) -> None:
+    """Import the fluid kernel modules that declare kernels or hooks of ``op_type`` (they load
+    on demand: fluid_kernels/_index.py)."""
+    from fluid_compat.operators.fluid_kernels.registry import ensure_loaded
+
+    ensure_loaded(op_type)
 
 
 def create_op(
@@ -181,8 +201,11 @@ def create_op(
                 f"Operator `{op_type}` needs input `{slot}`, which is missing or empty."
             )
     given = dict(attrs_ or {})
-    carried = {k: given.pop(k) for k in foreign_maker_attrs(op_type) & given.keys()
-               if not any(a.name == k for a in info.proto.attrs)}
+    carried = {}
+    declared = _declared_attrs(info)
+    if any(k not in declared for k in given):  # only then can a maker's attribute be carried
+        carried = {k: given.pop(k) for k in foreign_maker_attrs(op_type) & given.keys()
+                   if k not in declared}
     filled = (
         dict(attrs_ or {})
         if checked or info.is_grad

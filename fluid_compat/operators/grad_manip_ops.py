@@ -10,8 +10,6 @@ import numpy as np
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.with_kernel import OperatorWithKernel
 from phi.core.tensor import DenseTensor
-from phi.kernels.grad_elementwise import reduce_to
-from phi.kernels.grad_manip import typed_errors
 
 __all__: list[str] = []
 
@@ -21,6 +19,8 @@ class _FixedGradOp(OperatorWithKernel):
     (`_FIX` by op type)."""
 
     def compute(self, choice, inputs, scope):
+        from phi.kernels.grad_manip import typed_errors  # kernel modules load on demand
+
         staged = super().compute(choice, inputs, scope)
         typed_errors(self.type, _FIX[self.type])(self, inputs, staged)
         return staged
@@ -52,6 +52,8 @@ def _value_dims(op, inputs, staged) -> None:
     if g.data.ndim < value.data.ndim:
         g.data = g.data.reshape(value.data.shape)
     else:
+        from phi.kernels.grad_elementwise import reduce_to
+
         g.data = reduce_to(np, g.data, value.data.shape)
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import enum
 
-import ml_dtypes
 import numpy as np
 
 from phi.core.errors import InvalidArgument
@@ -53,6 +52,8 @@ class DataType(enum.IntEnum):
     def to_numpy(self) -> np.dtype:
         """The numpy dtype of this DataType (bfloat16 through ml_dtypes)."""
         found = _TO_NUMPY.get(self)
+        if found is None and self is DataType.BFLOAT16 and _add_bfloat16():
+            found = _TO_NUMPY.get(self)
         if found is None:
             raise InvalidArgument(f"DataType {self} has no numpy equivalent.")
         return found
@@ -67,6 +68,8 @@ class DataType(enum.IntEnum):
             found = _FROM_NUMPY.get(np.dtype(dtype))
         except TypeError:
             found = None
+        if found is None and _add_bfloat16():  # "bfloat16" or ml_dtypes' dtype: ask again
+            return cls.from_numpy(dtype)
         if found is None:
             raise InvalidArgument(f"numpy dtype {dtype!r} has no phi DataType.")
         return found
@@ -186,11 +189,26 @@ _TO_NUMPY: dict[DataType, np.dtype] = {
     DataType.COMPLEX64: np.dtype(np.complex64),
     DataType.COMPLEX128: np.dtype(np.complex128),
     DataType.FLOAT16: np.dtype(np.float16),
-    DataType.BFLOAT16: np.dtype(ml_dtypes.bfloat16),
+    # DataType.BFLOAT16: ml_dtypes' bfloat16, added by _add_bfloat16 on first need
 }
 _FROM_NUMPY: dict[object, DataType] = {v: k for k, v in _TO_NUMPY.items()}
 # numpy scalar types hash differently from their dtypes; accept both on the fast path
 _FROM_NUMPY.update({v.type: k for k, v in _TO_NUMPY.items()})
+
+
+def _add_bfloat16() -> bool:
+    """Map BFLOAT16 to ml_dtypes' bfloat16 (imported on first need: ~15 ms that a program
+    without bfloat16 never pays); False when it was mapped already."""
+    if DataType.BFLOAT16 in _TO_NUMPY:
+        return False
+    import ml_dtypes
+
+    dt = np.dtype(ml_dtypes.bfloat16)
+    _FROM_NUMPY[dt] = DataType.BFLOAT16
+    _FROM_NUMPY[dt.type] = DataType.BFLOAT16
+    _TO_NUMPY[DataType.BFLOAT16] = dt  # last: a thread seeing it finds the reverse maps set
+    return True
+
 
 _TO_PROTO = {
     DataType.BOOL: ProtoVarType.BOOL,
@@ -228,6 +246,7 @@ _FROM_STRING.update(
 )
 
 _ITEMSIZE = {d: t.itemsize for d, t in _TO_NUMPY.items()}
+_ITEMSIZE[DataType.BFLOAT16] = 2
 _ITEMSIZE[DataType.PSTRING] = 48
 _ITEMSIZE[DataType.ALL_DTYPE] = 0
 

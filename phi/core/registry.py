@@ -8,9 +8,12 @@ registration of one decorated function is all-or-nothing.  Selection results are
 from __future__ import annotations
 
 import functools
+import importlib
+import sys
+import threading
 
 import difflib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import attrs
 
@@ -77,11 +80,63 @@ class KernelFactory:
         self._cache: dict[tuple, KernelResult] = {}
         self.generation = 0
         """Bumped on every change of the table, so that callers can drop cached decisions."""
+        # lazy registration (the process-wide factory): kernel name -> modules whose import
+        # registers it, for names not imported yet; empty when everything is loaded
+        self._lazy: dict[str, tuple[str, ...]] = {}
+        self._lazy_order: tuple[str, ...] = ()
+        self._lazy_modules: frozenset[str] = frozenset()
+        self._lazy_lock = threading.RLock()
+
+    # -- lazy registration -----------------------------------------------------------------
+    def set_lazy_index(self, index: Mapping[str, Sequence[str]], modules: Sequence[str]) -> None:
+        """Register kernels on demand: ``index`` maps each kernel name to the modules whose
+        import registers it (phi/kernels/_index.json); ``modules`` is every such module in the
+        order a full load imports them.  A lookup of a name imports its modules first (once,
+        under a lock, whichever thread asks first); listing the table loads everything, so
+        that no public call sees fewer kernels than an eager import registers."""
+        with self._lazy_lock:
+            self._lazy_order = tuple(modules)
+            self._lazy_modules = frozenset(modules)
+            self._lazy = {n: tuple(m) for n, m in index.items()
+                          if not all(_imported(x) for x in m)}
+
+    def _ensure(self, name: str) -> None:
+        """Import the modules registering ``name`` unless done (cheap when nothing is left)."""
+        if name not in self._lazy:
+            return
+        with self._lazy_lock:
+            mods = self._lazy.get(name)
+            if mods is None:
+                return  # another thread loaded it while this one waited
+            for m in mods:
+                importlib.import_module(m)
+            # dropped only now: a thread reading the table meanwhile waits on the lock above
+            self._lazy.pop(name, None)
+
+    def load_all(self) -> None:
+        """Import every kernel module not imported yet (what an eager ``import phi`` did)."""
+        if not self._lazy:
+            return
+        with self._lazy_lock:
+            for m in self._lazy_order:
+                importlib.import_module(m)
+            self._lazy.clear()
+
+    def lazy_pending(self) -> tuple[str, ...]:
+        """Kernel names whose modules are not imported yet (sorted; for tests and tools)."""
+        return tuple(sorted(self._lazy))
 
     # -- the table -------------------------------------------------------------------------
     def register(self, kernels: Kernel | Iterable[Kernel]) -> None:
         """Add kernels; refuse a key that is already registered (none is added then)."""
         batch = [kernels] if isinstance(kernels, Kernel) else list(kernels)
+        builtin = False
+        if self._lazy_modules:
+            builtin = all(k.fn.__module__ in self._lazy_modules for k in batch)
+            if not builtin:
+                # a plug-in's or a test's kernel meets the built-in keys of its name as before
+                for name in {k.name for k in batch}:
+                    self._ensure(name)
         seen: set[tuple[str, KernelKey]] = set()
         for k in batch:
             existing = self._kernels.get(k.name, {}).get(k.key)
@@ -95,10 +150,16 @@ class KernelFactory:
             seen.add((k.name, k.key))
         for k in batch:
             self._kernels.setdefault(k.name, {})[k.key] = k
-        self._changed()
+        if builtin:
+            # a built-in module imported on demand adds what the table always promised: cached
+            # selections of other names stay valid and callers' decisions need not be dropped
+            self._cache.clear()
+        else:
+            self._changed()
 
     def unregister(self, name: str, key: KernelKey | None = None) -> None:
         """Remove one key of a kernel, or the whole kernel (used by tests and plug-ins)."""
+        self._ensure(name)
         if name not in self._kernels:
             raise NotFound(f"The kernel `{name}` is not registered.")
         if key is None:
@@ -114,9 +175,10 @@ class KernelFactory:
         self.generation += 1
 
     def has_kernel(self, name: str) -> bool:
-        return name in self._kernels
+        return name in self._kernels or name in self._lazy
 
     def names(self) -> list[str]:
+        self.load_all()
         return sorted(self._kernels)
 
     def kernels_of(self, name: str) -> dict[KernelKey, Kernel]:
@@ -124,8 +186,10 @@ class KernelFactory:
         return dict(self._require(name))
 
     def _require(self, name: str) -> dict[KernelKey, Kernel]:
+        self._ensure(name)
         found = self._kernels.get(name)
         if found is None:
+            self.load_all()  # the hint names the closest of every kernel
             close = difflib.get_close_matches(name, list(self._kernels), n=5)
             hint = f" Closest registered names: {', '.join(close)}." if close else ""
             raise NotFound(f"The kernel `{name}` is not registered.{hint}")
@@ -135,6 +199,7 @@ class KernelFactory:
     def select_kernel(self, name: str, key: KernelKey) -> Kernel | None:
         """Static-graph lookup (Paddle's SelectKernel): exact key, ALL_LAYOUT, then CUSTOM for a
         plug-in device; None when absent.  No GPUDNN rewriting, no CPU fallback."""
+        self._ensure(name)
         kernels = self._kernels.get(name)
         if kernels is None:
             return None
@@ -223,6 +288,12 @@ class KernelFactory:
             f"{_selection_hint(key, kernels)} Registered keys of `{name}`: "
             f"{', '.join(str(k) for k in _sorted_keys(kernels))}."
         )
+
+
+def _imported(module: str) -> bool:
+    found = sys.modules.get(module)
+    return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing",
+                                             False)
 
 
 def _sorted_keys(kernels: Iterable[KernelKey]) -> list[KernelKey]:

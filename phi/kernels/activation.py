@@ -3,6 +3,7 @@ paddle/phi/kernels/cpu/activation_kernel.cc, funcs/activation_functor.h)."""
 
 from __future__ import annotations
 
+import numpy as np
 from phi import flags
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
@@ -16,6 +17,7 @@ __all__ = ["elu", "exp", "gelu", "hardsigmoid", "leaky_relu", "mish", "relu", "r
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json): relu has no float16 or int kernel
 RELU_DTYPES = ["float32", "float64"]
+_ZEROS = {np.dtype(d): np.dtype(d).type(0) for d in RELU_DTYPES}
 RELU6_DTYPES = ["float32", "float64"]
 # leaky_relu, elu, hardsigmoid, swish, mish, gelu: float and double only; silu adds complex
 FLOAT_DTYPES = ["float32", "float64"]
@@ -45,6 +47,10 @@ def _numpy_like(xp) -> bool:
 @register_kernel("relu", ("CPU", "GPU"), dtypes=RELU_DTYPES)
 def relu(ctx, x: Tensor) -> Tensor:
     """ReluCPUFunctor v > 0 ? v : 0: NaN gives 0 and -0.0 gives +0.0 (tests pin both)."""
+    zero = _ZEROS.get(x.dtype) if type(x) is np.ndarray else None
+    if zero is not None:  # fmax(v, 0) with the dtype's zero made once
+        out = np.fmax(x, zero)
+        return out if type(out) is np.ndarray else np.asarray(out)  # 0-d: a numpy scalar
     xp = ctx.xp
     if _numpy_like(xp):
         return xp.asarray(relu_values(xp, x))
@@ -191,10 +197,13 @@ def gelu_erfc(xp, d):
     erf is formed in double as before, so far tails round to 0 as Paddle's do."""
     w = d * 0.7071067811865476
     a = xp.abs(w)
-    t = 1.0 / (1.0 + 0.5 * a)
-    s = 2.0 * t - 1.0
-    p = xp.full_like(s, _ERFC_P[-1])
-    for c in _ERFC_P[-2::-1]:
+    t = a + 2.0
+    xp.divide(2.0, t, out=t)  # 1 / (1 + a/2), the same bits (a power-of-two scaling)
+    s = t * 2.0
+    s -= 1.0
+    p = s * _ERFC_P[-1]
+    p += _ERFC_P[-2]
+    for c in _ERFC_P[-3::-1]:
         p *= s
         p += c
     a *= a

@@ -3,6 +3,7 @@ funcs/eigen/scale.cc, cpu/increment_kernel.cc)."""
 
 from __future__ import annotations
 
+import numpy as np
 from phi.common.data_type import DataType
 from phi.common.scalar import Scalar
 from phi.core.kernel import Tensor
@@ -26,8 +27,32 @@ def scale_float(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bo
     Python numbers are "weak" in numpy 2 (NEP 50): they are converted to x's dtype and the
     arithmetic stays in it, which is Paddle's scale.to<T>() / static_cast<T>(bias)."""
     s = scale.value
+    if type(x) is np.ndarray:  # in place on numpy scalars of x's dtype: the same values
+        t = x.dtype
+        s, b = _typed(s, t), _typed(bias, t)
+        if bias_after_scale:
+            out = x * s
+            out += b
+        else:
+            out = x + b
+            out *= s
+        return out if type(out) is np.ndarray else np.asarray(out)  # 0-d: a numpy scalar
     out = x * s + bias if bias_after_scale else (x + bias) * s
     return ctx.xp.asarray(out)
+
+
+_TYPED: dict = {}  # (number, numpy dtype) -> that number as a numpy scalar of the dtype
+
+
+def _typed(value, dtype):
+    """``dtype.type(value)``, memoised (0 excepted: -0.0 == 0.0 as a key)."""
+    key = (value, dtype)
+    r = _TYPED.get(key) if value else None
+    if r is None:
+        r = dtype.type(value)
+        if value and len(_TYPED) < 1024:
+            _TYPED[key] = r
+    return r
 
 
 @register_kernel("scale", ("CPU", "GPU"), dtypes=[d for d in SCALE_DTYPES if d not in _FLOATS])

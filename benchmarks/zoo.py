@@ -1,0 +1,379 @@
+"""Issue 14's speed targets in one run: the bridge against onnxruntime and Paddle Inference.
+
+    python benchmarks/zoo.py [--models NAME...] [--repeat 20] [--zoo DIR] [--peers PYTHON]
+                             [--cold 5] [--stat median|best] [--json FILE]
+
+Per model, the bridge (a planned re-run with default flags, as benchmarks/models.py times it)
+and each peer run in their own processes, loaded side by side and then timed in turn, a burst
+of runs each (>= 20 ms), the order turning each round, a pause of 0.25 s between two turns
+(see _peers.round_robin), so that noise on the shared machine hits them all alike; the medians
+(--stat best: each side's fastest burst) are compared and each process's peak RSS is its own.
+Peers: onnxruntime (2 intra-op threads, sequential execution), Paddle Inference native
+(disable_mkldnn, 2 CPU math threads) and with oneDNN (enable_mkldnn), all batch 1 on the
+recorded feeds (benchmarks/_peers.py, run with the Python of a virtualenv holding paddlepaddle
+2.6.2 and onnxruntime: --peers, by default .venv-paddle/bin/python when present; without it
+only the bridge is timed).
+
+Models: ResNet-18, ResNet-50 and MobileNetV2 at 224, MobileNetV2 and ShuffleNetV2 x1.0 at 64 from
+--zoo DIR (default $FLUID_ZOO, else /work/zoo; made by tools/fixtures/gen_big_models.py, not
+committed: skipped when absent), and the committed fixtures bert_tiny and transformer_tiny.
+onnxruntime reads DIR/<model>/inference.onnx or <model fixture>/inference.onnx
+(tools/fixtures/to_onnx.py).  Also: `chains`, the planned 200-op chains chain200_* against the
+same math in bare numpy (us per op over numpy), and `cold`, the time to first output of
+`fluid-compat run tests/fixtures/models/bert_tiny/inference --feed ...` in a fresh process
+against onnxruntime's (interpreter start, import, session, first run), alternated, median of
+--cold runs each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+from _peers import ENGINE_LABELS, ENGINES, Worker, cold_argv, peer_workers, round_robin, serve
+from _peers import time_to_line as _time_to_line
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "tests" / "fixtures" / "models"
+# name -> (where, label)
+MODELS = {
+    "resnet18": ("zoo", "ResNet-18 (224)"),
+    "resnet50": ("zoo", "ResNet-50 (224)"),
+    "mobilenet_v2": ("zoo", "MobileNetV2 (224)"),
+    "mobilenet_v2_64": ("zoo", "MobileNetV2 (64)"),
+    "shufflenet_v2_x1_0_64": ("zoo", "ShuffleNetV2 x1.0 (64)"),
+    "bert_tiny": ("fixtures", "BERT-style encoder"),
+    "transformer_tiny": ("fixtures", "nn.Transformer"),
+}
+CHAINS = ("chain200_scale", "chain200_add", "chain200_relu")
+EXTRAS = ("chains", "cold")
+COLD_MODEL = "bert_tiny"
+# (model, peer engine, largest ratio bridge / peer)
+SPEED_TARGETS = [
+    ("resnet18", "ort", 1.5),
+    ("resnet50", "ort", 1.5),
+    ("mobilenet_v2", "ort", 3.0),
+    ("mobilenet_v2_64", "pd_onednn", 1.0),
+    ("bert_tiny", "pd_native", 1.0),
+    ("transformer_tiny", "pd_native", 1.0),
+]
+CHAIN_TARGET_US = 1.0
+
+
+def _env() -> dict:
+    """The environment of the bridge's processes: this checkout first on the path."""
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=str(ROOT) + (os.pathsep + path if path else ""))
+
+
+# ---- in the bridge's worker processes ------------------------------------------------------
+
+def _bridge_loader(model_dir: Path):
+    from fluid_compat import Executor, load_inference_model
+    from fluid_compat.framework.scope import Scope
+    from models import _feed
+
+    scope = Scope()
+    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
+    feed = _feed(model_dir, program, feeds)
+    exe = Executor()
+    return lambda: exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+
+
+def _chain_one(model_dir: Path, repeat: int) -> dict:
+    """A planned chain200_* run against the same math in bare numpy, timed in alternation."""
+    from _timing import medians_us
+    from models import bare_chain_fn
+
+    from fluid_compat import Executor, load_inference_model
+    from fluid_compat.framework.scope import Scope
+    from models import _feed
+
+    scope = Scope()
+    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
+    feed = _feed(model_dir, program, feeds)
+    exe = Executor()
+
+    def run():
+        exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+
+    bare = bare_chain_fn(model_dir, feed, scope)
+    if bare is None:
+        raise SystemExit(f"{model_dir.name}: not a chain200_* fixture")
+    ops = sum(1 for op in program.global_block().ops if op.type not in ("feed", "fetch"))
+    run_us, bare_us = medians_us([run, bare], 5, repeat)
+    return {"model": model_dir.name, "ops": ops, "bridge_ms": run_us / 1e3,
+            "numpy_ms": bare_us / 1e3, "us_per_op": (run_us - bare_us) / ops}
+
+
+# ---- the driver ----------------------------------------------------------------------------
+
+def _onnx_file(name: str, model_dir: Path, zoo: Path | None) -> str | None:
+    for cand in (model_dir / "inference.onnx",
+                 zoo / name / "inference.onnx" if zoo is not None else None):
+        if cand is not None and cand.is_file():
+            return str(cand)
+    return None
+
+
+def measure_model(name: str, model_dir: Path, zoo: Path | None, peers: str | None,
+                  repeat: int) -> dict:
+    bridge = Worker("bridge", [sys.executable, __file__, "--worker", str(model_dir)], _env())
+    workers = [bridge]
+    if peers is not None:
+        workers += peer_workers(peers, str(model_dir), _onnx_file(name, model_dir, zoo))
+    round_robin(workers, repeat)
+    row = {"model": name, "label": MODELS[name][1], "engines": {}}
+    for w in workers:
+        row["engines"][w.name] = {
+            "median_ms": w.median_ms, "best_ms": min(w.times) if w.times else None,
+            "peak_rss_mb": w.peak_rss_mb,
+            "max_diff": w.info.get("max_diff"), "runs": len(w.times), "error": w.error}
+    return row
+
+
+def measure_chains(repeat: int) -> list[dict]:
+    rows = []
+    for name in CHAINS:
+        model_dir = FIXTURES / name
+        if not (model_dir / "inference.pdmodel").is_file():
+            continue
+        out = subprocess.run([sys.executable, __file__, "--chain", str(model_dir), "--repeat",
+                              str(repeat)], capture_output=True, text=True, env=_env())
+        if out.returncode != 0:
+            print(f"{name}: failed: {out.stderr.strip().splitlines()[-1:]}")
+            continue
+        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return rows
+
+
+def _fluid_compat_argv() -> list[str]:
+    script = Path(sys.executable).parent / "fluid-compat"
+    if script.is_file():
+        return [str(script)]
+    found = shutil.which("fluid-compat")
+    if found:
+        return [found]
+    return [sys.executable, "-c", ("import sys; from fluid_compat.cli import main; "
+            "sys.argv[0] = 'fluid-compat'; sys.exit(main())")]
+
+
+def measure_cold(n: int, zoo: Path | None, peers: str | None) -> dict:
+    model_dir = FIXTURES / COLD_MODEL
+    feeds = []
+    for f in sorted(model_dir.glob("input_*.npy")):
+        feeds += ["--feed", f"{f.stem.removeprefix('input_')}={f}"]
+    sides = {"bridge": ([*_fluid_compat_argv(), "run", str(model_dir / "inference"), *feeds],
+                        _env())}
+    onnx = _onnx_file(COLD_MODEL, model_dir, zoo)
+    skipped = {}
+    if peers is None:
+        skipped["ort"] = "no peers Python"
+    elif onnx is None:
+        skipped["ort"] = "no ONNX file"
+    else:
+        env = dict(os.environ)
+        env.pop("PYTHONPATH", None)
+        sides["ort"] = (cold_argv(peers, str(model_dir), onnx), env)
+    times: dict[str, list[float]] = {side: [] for side in sides}
+    errors = dict(skipped)
+    for side, (argv, env) in sides.items():  # once untimed: files in the page cache for both
+        if _time_to_line(argv, "output 0", env) is None:
+            errors[side] = "failed: " + " ".join(argv)
+    for i in range(n):
+        order = list(sides) if i % 2 == 0 else list(reversed(sides))
+        for side in order:
+            if side in errors:
+                continue
+            t = _time_to_line(sides[side][0], "output 0", sides[side][1])
+            if t is not None:
+                times[side].append(t)
+    return {side: {"median_s": statistics.median(t) if t else None,
+                   "best_s": min(t) if t else None, "runs": t, "error": errors.get(side)}
+            for side, t in times.items()} | {side: {"median_s": None, "best_s": None, "runs": [],
+                                                    "error": why}
+                                             for side, why in skipped.items()}
+
+
+def _verdict(value: float | None, limit: float) -> str:
+    if value is None:
+        return "SKIPPED"
+    return "MET" if value <= limit else "MISSED"
+
+
+def targets(rows: list[dict], chains: list[dict], cold: dict | None,
+            stat: str = "median") -> list[dict]:
+    """The issue's targets judged on the medians (stat="best": the fastest run of each side)."""
+    by_name = {r["model"]: r for r in rows}
+    out = []
+    for name, peer, limit in SPEED_TARGETS:
+        label = f"{MODELS[name][1]} <= {limit:g}x {ENGINE_LABELS[peer]}"
+        row = by_name.get(name)
+        b = p = None
+        if row is not None:
+            b = row["engines"]["bridge"][f"{stat}_ms"]
+            p = (row["engines"].get(peer) or {}).get(f"{stat}_ms")
+        ratio = b / p if b is not None and p else None
+        detail = (f"bridge {b:.3f} ms / {p:.3f} ms = {ratio:.2f}x" if ratio is not None
+                  else "no measurement" if row is None else
+                  f"{ENGINE_LABELS[peer]}: "
+                  f"{(row['engines'].get(peer) or {}).get('error') or 'not run (no --peers)'}")
+        out.append({"target": label, "value": ratio, "limit": limit,
+                    "verdict": _verdict(ratio, limit), "detail": detail})
+    worst = max(chains, key=lambda c: c["us_per_op"]) if chains else None
+    out.append({"target": f"planned 200-op chain <= {CHAIN_TARGET_US:g} us/op over bare numpy",
+                "value": worst["us_per_op"] if worst else None, "limit": CHAIN_TARGET_US,
+                "verdict": _verdict(worst["us_per_op"] if worst else None, CHAIN_TARGET_US),
+                "detail": (f"worst {worst['model']}: {worst['us_per_op']:.2f} us/op "
+                           f"({worst['bridge_ms']:.3f} ms against {worst['numpy_ms']:.3f} ms)"
+                           if worst else "no chain measured")})
+    ratios = []
+    for r in rows:
+        peers_rss = [(e["peak_rss_mb"], n) for n, e in r["engines"].items()
+                     if n != "bridge" and e["peak_rss_mb"] is not None]
+        mine = r["engines"]["bridge"]["peak_rss_mb"]
+        if peers_rss and mine is not None:
+            least, who = min(peers_rss)
+            ratios.append((mine / least, r["model"], mine, least, who))
+    if ratios:
+        ratio, model, mine, least, who = max(ratios)
+        detail = (f"worst {model}: bridge {mine:.0f} MB against {least:.0f} MB "
+                  f"({ENGINE_LABELS[who]}), {ratio:.2f}x; {len(ratios)} models")
+    else:
+        ratio, detail = None, "no peer measured"
+    # strictly below: equal is not below
+    out.append({"target": "bridge peak RSS below every peer's", "value": ratio, "limit": 1.0,
+                "verdict": "SKIPPED" if ratio is None else "MET" if ratio < 1 else "MISSED",
+                "detail": detail})
+    b = o = None
+    if cold is not None:
+        b = cold.get("bridge", {}).get(f"{stat}_s")
+        o = cold.get("ort", {}).get(f"{stat}_s")
+    ratio = b / o if b is not None and o else None
+    out.append({"target": f"cold first output ({COLD_MODEL}) <= onnxruntime's", "value": ratio,
+                "limit": 1.0, "verdict": _verdict(ratio, 1.0),
+                "detail": (f"bridge {b:.3f} s / onnxruntime {o:.3f} s = {ratio:.2f}x"
+                           if ratio is not None else
+                           f"bridge {b:.3f} s; onnxruntime: {cold.get('ort', {}).get('error')}"
+                           if b is not None else "not measured")})
+    return out
+
+
+def _fmt(v, spec) -> str:
+    return "-" if v is None else format(v, spec)
+
+
+def report(rows, chains, cold, results, stat: str = "median") -> None:
+    engines = ("bridge", *ENGINES)
+    heads = {"bridge": "bridge", "ort": "onnxrt", "pd_native": "PI nat", "pd_onednn": "PI dnn"}
+    print(f"{stat} ms per run (batch 1), ratio bridge/peer; peak RSS MB per process")
+    print(f"{'model':<24}" + "".join(f"{heads[e]:>9}" for e in engines)
+          + "".join(f"{'/' + heads[e]:>9}" for e in ENGINES)
+          + "".join(f"{'MB ' + heads[e]:>10}" for e in engines))
+    for r in rows:
+        eng = r["engines"]
+        ms = {e: (eng.get(e) or {}).get(f"{stat}_ms") for e in engines}
+        rss = {e: (eng.get(e) or {}).get("peak_rss_mb") for e in engines}
+        line = f"{r['label']:<24}" + "".join(f"{_fmt(ms[e], '.3f'):>9}" for e in engines)
+        for e in ENGINES:
+            ratio = ms["bridge"] / ms[e] if ms["bridge"] is not None and ms[e] else None
+            line += f"{_fmt(ratio, '.2f'):>9}"
+        line += "".join(f"{_fmt(rss[e], '.0f'):>10}" for e in engines)
+        print(line)
+    for r in rows:
+        for e, v in r["engines"].items():
+            if v["error"]:
+                print(f"  {r['model']} {e}: {v['error']}")
+            elif v["max_diff"] is not None and v["max_diff"] > 1e-4:
+                print(f"  {r['model']} {e}: output differs from Paddle's recorded by "
+                      f"{v['max_diff']:.3g} of its largest magnitude")
+    for c in chains:
+        print(f"{c['model']:<24}bridge {c['bridge_ms']:.3f} ms, bare numpy {c['numpy_ms']:.3f} ms"
+              f" over {c['ops']} ops: {c['us_per_op']:.2f} us/op")
+    if cold is not None:
+        for side, v in cold.items():
+            runs = ", ".join(f"{t:.3f}" for t in v["runs"])
+            print(f"cold first output {side:<7}" + (f"{stat} {v[f'{stat}_s']:.3f} s ({runs})"
+                                                     if v[f"{stat}_s"] is not None
+                                                     else f"- ({v['error']})"))
+    print("targets (issue 14):")
+    for t in results:
+        print(f"  {t['verdict']:<8}{t['target']}: {t['detail']}")
+    counted = [t for t in results if t["verdict"] != "SKIPPED"]
+    met = sum(t["verdict"] == "MET" for t in counted)
+    print(f"{met} of {len(counted)} measured targets met"
+          + (f", {len(results) - len(counted)} skipped" if len(counted) < len(results) else ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", nargs="+", choices=list(MODELS) + list(EXTRAS),
+                        default=list(MODELS) + list(EXTRAS), metavar="NAME",
+                        help=f"subset of {', '.join(list(MODELS) + list(EXTRAS))}")
+    parser.add_argument("--repeat", type=int, default=20, help="timed rounds per model")
+    parser.add_argument("--zoo", type=Path,
+                        default=Path(os.environ.get("FLUID_ZOO", "/work/zoo")),
+                        help="directory of the generated models (default $FLUID_ZOO or /work/zoo)")
+    default_peers = ROOT / ".venv-paddle" / "bin" / "python"
+    parser.add_argument("--peers", metavar="PYTHON",
+                        default=str(default_peers) if default_peers.is_file() else None,
+                        help="Python with paddlepaddle 2.6.2 and onnxruntime (default "
+                        ".venv-paddle/bin/python when present); 'none' skips the peers")
+    parser.add_argument("--cold", type=int, default=5, help="fresh processes per side")
+    parser.add_argument("--stat", choices=["median", "best"], default="median",
+                        help="compare the medians (default) or each side's fastest run, "
+                        "which a busy machine disturbs less")
+    parser.add_argument("--json", type=Path, help="write the measurements here")
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--chain", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker is not None:
+        serve(str(args.worker), lambda: _bridge_loader(args.worker))
+        return
+    if args.chain is not None:
+        print(json.dumps(_chain_one(args.chain, args.repeat)))
+        return
+
+    peers = args.peers if args.peers not in (None, "none") else None
+    if peers is not None and not Path(peers).is_file():
+        print(f"peers: {peers} not found: timing the bridge alone")
+        peers = None
+    elif peers is None:
+        print("peers: no Python with paddle / onnxruntime (--peers): timing the bridge alone")
+    zoo = args.zoo if args.zoo.is_dir() else None
+    rows = []
+    for name in args.models:
+        if name in EXTRAS:
+            continue
+        where, _label = MODELS[name]
+        model_dir = (zoo / name if zoo is not None else None) if where == "zoo" else \
+            FIXTURES / name
+        if model_dir is None or not (model_dir / "inference.pdmodel").is_file():
+            print(f"{name}: skipped (not in {args.zoo}: tools/fixtures/gen_big_models.py makes it)")
+            continue
+        print(f"{name} ...", flush=True)
+        rows.append(measure_model(name, model_dir, zoo, peers, args.repeat))
+    chains = measure_chains(max(args.repeat, 30)) if "chains" in args.models else []
+    cold = measure_cold(args.cold, zoo, peers) if "cold" in args.models and args.cold > 0 \
+        else None
+    results = targets(rows, chains, cold, args.stat)
+    report(rows, chains, cold, results, args.stat)
+    if args.json is not None:
+        args.json.write_text(json.dumps({
+            "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
+                        "loadavg": os.getloadavg()},
+            "repeat": args.repeat, "stat": args.stat, "peers": peers,
+            "zoo": str(zoo) if zoo else None,
+            "models": rows, "chains": chains, "cold": cold, "targets": results}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
