@@ -8,6 +8,10 @@ planned re-run (the run's time minus the same kernels called back to back).  "me
 the default run, with conv -> batch_norm [-> activation] chains fused (fluid_compat.operators.
 fusion) and stretches of planned ops replayed as compiled segments (operators/segments.py);
 "unfused ms" the same program op by op (every fusion pass off), timed in alternation;
+with ``--plain-kernels``, "plain ms" the default run with the kernels' own fast paths off
+(``KERNEL_FLAGS``: numba loops, Winograd, scratch buffers, 1x1 GEMM; issue 14), timed in the
+same alternation, and "plain err" the largest difference of its outputs from the default
+run's, relative to their largest magnitude;
 "fused" counts the ops inside fused steps and segments.  Dispatch overhead is measured op by op.
 Models: the bundled jit_convnet, the corpus models when ../shared/corpus is present, the
 Paddle-saved fixtures under tests/fixtures/models (the 200-op chains chain200_* also against the
@@ -81,7 +85,12 @@ def _kernel_calls(plan):
     return calls
 
 
-def measure_one(model_dir: Path, repeat: int) -> dict:
+KERNEL_FLAGS = ("FLAGS_kernel_numba", "FLAGS_conv_winograd", "FLAGS_kernel_scratch",
+                "FLAGS_conv_1x1_gemm")
+"""The kernels' fast-path switches (phi.kernels: conv, jit, scratch)."""
+
+
+def measure_one(model_dir: Path, repeat: int, plain: bool = False) -> dict:
     from fluid_compat import Executor, load_inference_model
     from fluid_compat.framework.scope import Scope
     from fluid_compat.operators.fusion import fusion_flags
@@ -104,11 +113,29 @@ def measure_one(model_dir: Path, repeat: int) -> dict:
         finally:
             set_flags(every_pass)
 
+    kernel_flags = get_flags(list(KERNEL_FLAGS))
+
+    def run_plain():  # the default run with the kernels' fast paths off
+        set_flags({flag: False for flag in kernel_flags})
+        try:
+            return exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+        finally:
+            set_flags(kernel_flags)
+
     run()
     plan = exe._last_plan
     n_ops = len(plan.runners)
     # planned re-runs, fused (the default) and op by op, timed in alternation
-    fused_ms, unfused_ms = (t / 1e3 for t in medians_us([run, run_unfused], 1, repeat))
+    fns = [run, run_unfused, run_plain] if plain else [run, run_unfused]
+    fused_ms, unfused_ms, *plain_ms = (t / 1e3 for t in medians_us(fns, 1, repeat))
+    plain_err = None
+    if plain:
+        fast = exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+        plain_err = max(float(np.max(np.abs(np.asarray(a, np.float64) - np.asarray(b)),
+                                     initial=0) / max(float(np.max(np.abs(b), initial=0)),
+                                                      1e-30))
+                        for a, b in zip(fast, run_plain(), strict=True)
+                        if np.asarray(b).dtype.kind == "f")
     run()
     fused = sum(count for _, _, count in plan.steps if count > 1)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the kernels-only
@@ -138,6 +165,8 @@ def measure_one(model_dir: Path, repeat: int) -> dict:
         "unfused_ms": unfused_ms,
         "peak_rss_mb": peak_mb,
         "outside_kernels_us_per_op": outside,
+        "plain_ms": plain_ms[0] if plain_ms else None,
+        "plain_err": plain_err,
     }
     if model_dir.name.startswith("chain200_"):
         result["bare_numpy_ms"] = _bare_chain(model_dir, feed, scope, repeat)
@@ -195,28 +224,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--big", type=Path, default=None)
+    parser.add_argument("--plain-kernels", action="store_true",
+                        help="also time the default run with the kernels' fast paths off")
+    parser.add_argument("--only", default=None,
+                        help="comma-separated model names (directory names) to run")
     parser.add_argument("--one", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one is not None:
-        print(json.dumps(measure_one(args.one, args.repeat)))
+        print(json.dumps(measure_one(args.one, args.repeat, args.plain_kernels)))
         return
     rows = []
+    only = set(args.only.split(",")) if args.only else None
     for model in _models(args.big):
+        if only is not None and model.name not in only:
+            continue
+        extra = ["--plain-kernels"] if args.plain_kernels else []
         out = subprocess.run([sys.executable, __file__, "--one", str(model), "--repeat",
-                              str(args.repeat)], capture_output=True, text=True)
+                              str(args.repeat), *extra], capture_output=True, text=True)
         if out.returncode != 0:
             print(f"{model.name}: failed: {out.stderr.strip().splitlines()[-1:]}")
             continue
         rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
     print(f"{'model':<20}{'ops':>5}{'fused':>6}{'median ms':>11}{'unfused ms':>12}"
-          f"{'peak RSS MB':>13}{'outside us/op':>15}{'numpy ms':>10}")
+          f"{'peak RSS MB':>13}{'outside us/op':>15}{'numpy ms':>10}"
+          + (f"{'plain ms':>10}{'plain err':>11}" if args.plain_kernels else ""))
     for r in rows:
         outside = r["outside_kernels_us_per_op"]
         bare = r.get("bare_numpy_ms")
         print(f"{r['model']:<20}{r['ops']:>5}{r['fused_ops']:>6}{r['median_ms']:>11.3f}"
               f"{r['unfused_ms']:>12.3f}{r['peak_rss_mb']:>13.1f}"
               f"{(f'{outside:.2f}' if outside is not None else '-'):>15}"
-              f"{(f'{bare:.3f}' if bare else '-'):>10}")
+              f"{(f'{bare:.3f}' if bare else '-'):>10}"
+              + (f"{r['plain_ms']:>10.3f}{r['plain_err']:>11.1e}"
+                 if args.plain_kernels and r.get("plain_ms") is not None else ""))
     chains = [r for r in rows if r["model"].startswith("chain200_") and
               r["outside_kernels_us_per_op"] is not None]
     if chains:

@@ -32,11 +32,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import attrs
+import numpy as np
 from phi import flags
 from phi.common.data_type import DataType
 from phi.core.tensor import DenseTensor
 from phi.kernels import activation as activation_kernels
 from phi.kernels import conv as conv_kernels
+from phi.kernels import jit
 from phi.kernels import norm as norm_kernels
 from phi.kernels.conv import conv2d_compute
 from phi.kernels.norm import global_stats_coefficients
@@ -125,6 +127,7 @@ _ACTIVATION_KERNELS = {"relu": activation_kernels.relu, "relu6": activation_kern
 
 # the activation kernels' own arithmetic, applied in place
 _ACTIVATIONS = {"relu": activation_kernels.relu_values, "relu6": activation_kernels.relu6_values}
+_ACT_CODES = {"relu": 1, "relu6": 2}  # the compiled epilogue's (_jit_loops.affine_act)
 
 
 def _choice(runner: BoundRunner):
@@ -161,7 +164,7 @@ class ConvEpilogueStep:
     """One plan step standing for the runners ``members`` (conv, batch_norm[, activation])."""
 
     __slots__ = ("members", "release", "_conv", "_bn_inputs", "_bn_guards", "_epsilon",
-                 "_bshape", "_act", "_out", "_xp", "runs", "last_fused")
+                 "_bshape", "_act", "_act_code", "_out", "_xp", "runs", "last_fused")
 
     def __init__(self, members: list[BoundRunner], release: list) -> None:
         self.members = members
@@ -190,6 +193,7 @@ class ConvEpilogueStep:
         axis = 3 if attrs["data_layout"] == "NHWC" else 1
         self._bshape = tuple(-1 if i == axis else 1 for i in range(4))  # per-channel vectors
         self._act = _ACTIVATIONS[_kernel_name(act[0])] if act else None
+        self._act_code = _ACT_CODES[_kernel_name(act[0])] if act else 0
         last = act[0] if act else bn
         if act:
             out_var, dtype, place, layout = act[0]._simple[1]
@@ -239,13 +243,32 @@ class ConvEpilogueStep:
                                                         self._epsilon, w.dtype)
         # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale, + new_bias)
         y = conv2d_compute(ctx, x, w, *attrs)
-        xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
-        xp.add(y, xp.reshape(new_bias, self._bshape), out=y)
-        if self._act is not None:
-            self._act(xp, y, out=y)
+        loops = self._loops(y, new_scale, new_bias)
+        if loops is not None:  # the same float operations in one compiled pass
+            loops.affine_act(y.reshape(y.shape[0], y.shape[1], -1), new_scale, new_bias,
+                             self._act_code)
+        else:
+            xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
+            xp.add(y, xp.reshape(new_bias, self._bshape), out=y)
+            if self._act is not None:
+                self._act(xp, y, out=y)
         out_var, dtype, place, layout = self._out
         out_var.value = DenseTensor(y, dtype, place, layout)
         return None
+
+    def _loops(self, y, new_scale, new_bias):
+        """The compiled loops (module ``phi.kernels.jit``) when they can run this epilogue: NCHW,
+        float numpy arrays of one dtype (the loop reproduces numpy's float32 / float64
+        operations only where no dtype is promoted)."""
+        if (self._bshape[1] != -1 or type(y) is not np.ndarray or not y.flags.c_contiguous
+                or y.size == 0):
+            return None
+        dt = y.dtype
+        if (dt.type not in (np.float32, np.float64) or type(new_scale) is not np.ndarray
+                or new_scale.dtype != dt or type(new_bias) is not np.ndarray
+                or new_bias.dtype != dt):
+            return None
+        return jit.kernels()
 
     def _unfused(self) -> None:
         self.last_fused = False

@@ -116,7 +116,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'phi.kernels' has no attribute {name!r}")
 
 
-_OTHER = ("funcs", "cpu_random", "special", "stl_sort", "unary2_special", "windows")
+_OTHER = ("funcs", "cpu_random", "special", "stl_sort", "unary2_special", "windows", "jit",
+          "scratch")  # _jit_loops: through jit.kernels() only (it imports numba)
 
 
 def _install() -> None:

@@ -19,6 +19,11 @@ Windows are reduced over strided slices of the padded input (a loop over the win
 most, never over pixels or channels); adaptive windows, whose sizes vary, are boxes: gathered
 with index arrays and masked one axis at a time.  NHWC / NDHWC is computed on a channel-first
 view.  pool3d is the same computation with one more axis.
+
+With numba (module ``jit``, ``FLAGS_kernel_numba``) 2-D max pooling over small windows is one
+compiled loop (``_jit_loops.max_pool2d``: each window clipped to the input, from -FLT_MAX, a
+NaN propagating as numpy's maximum propagates it): the same values, without the padded copy
+and one pass per tap.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from phi.infermeta.nn import (
     pool_output_size,
     resolve_pool_padding,
 )
+from phi.kernels import jit
 from phi.kernels.funcs import prod, quiet
 from phi.kernels.windows import overhang, strided_view
 
@@ -118,6 +124,14 @@ def pool_fixed(ctx, x, ksize, strides, lead, out_sizes, pooling_type: str, exclu
     after = [overhang(size, p, 0, o, s, k) for size, p, o, s, k in
              zip(spatial, lead, out_sizes, strides, ksize, strict=True)]
     is_max = pooling_type == "max"
+    if (is_max and len(ksize) == 2 and type(x) is np.ndarray
+            and x.dtype.type in (np.float32, np.float64) and prod(ksize) <= _MAX_TAPS):
+        loops = jit.kernels()
+        if loops is not None:  # the compiled loop: windows clipped to x, no padded copy
+            out = np.empty((*x.shape[:2], *out_sizes), dtype=x.dtype)
+            loops.max_pool2d(np.ascontiguousarray(x), out, *ksize, *strides, *lead,
+                             x.dtype.type(-FLT_MAX))
+            return out
     if any(lead) or any(after):
         x = xp.pad(x, ((0, 0), (0, 0), *zip(lead, after, strict=True)),
                    constant_values=-xp.inf if is_max else 0)

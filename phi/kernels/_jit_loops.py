@@ -1,0 +1,225 @@
+"""numba loops behind ``phi.kernels.jit`` (imported only through ``jit.kernels()``: importing
+this module imports numba).  Every function writes into arrays its caller allocated."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["affine_act", "depthwise", "max_pool2d", "winograd_input", "winograd_output",
+           "winograd_weight"]
+
+_JIT = numba.njit(cache=True, nogil=True)
+
+
+@_JIT
+def depthwise(x, w, out, pt, pl, sh, sw, dh, dw):
+    """out [N, C*m, Ho, Wo] = the depthwise convolution of x [N, C, H, W] with w [C*m, kh, kw],
+    padded (pt top, pl left; taps outside x are zero), strided and dilated.
+
+    Per input channel, x's zero-padded plane is split into its sh * sw stride phases (phase
+    (a, b) at [r, q] holds padded row r * sh + a, column q * sw + b; one phase with stride 1),
+    each flattened on a common row width wq (as conv._depthwise_phases does): a filter tap
+    then reads one contiguous slice of a phase for every output position at once, computed
+    on the row width wq (the extra columns dropped at the end).  Per output channel the taps
+    are summed in row-major order into a local accumulator, one multiply-add loop per tap."""
+    n, c, h, wd = x.shape
+    o, kh, kw = w.shape
+    m = o // c
+    ho, wo = out.shape[2], out.shape[3]
+    hq = ho + (kh - 1) * dh // sh + 1  # one more row: every tap's slice inside its phase
+    wq = wo + (kw - 1) * dw // sw
+    phases = np.zeros((sh, sw, hq * wq), dtype=x.dtype)
+    length = ho * wq
+    acc = np.empty(length, dtype=out.dtype)
+    for b in range(n):
+        for ic in range(c):
+            xc = x[b, ic]
+            for pa in range(sh):
+                for pb in range(sw):
+                    ph = phases[pa, pb]
+                    for r in range(hq):
+                        iy = r * sh + pa - pt
+                        row = ph[r * wq:(r + 1) * wq]
+                        if iy < 0 or iy >= h:
+                            row[:] = 0
+                            continue
+                        xr = xc[iy]
+                        for q in range(wq):
+                            ix = q * sw + pb - pl
+                            row[q] = xr[ix] if 0 <= ix < wd else 0
+            for oc in range(ic * m, ic * m + m):
+                acc[:] = 0
+                for i in range(kh):
+                    for j in range(kw):
+                        wv = w[oc, i, j]
+                        off = (i * dh) // sh * wq + (j * dw) // sw
+                        src = phases[(i * dh) % sh, (j * dw) % sw, off:off + length]
+                        for k in range(length):
+                            acc[k] += wv * src[k]
+                for oy in range(ho):
+                    out[b, oc, oy, :] = acc[oy * wq:oy * wq + wo]
+
+
+@_JIT
+def winograd_input(p, v, th, tw):
+    """Winograd F(2x2, 3x3)'s input transform B^T d B of every 4x4 tile (two apart) of the
+    padded p [C, N, 2 th + 2, 2 tw + 2] into v [16, C, N * th * tw] (row-major (r, q))."""
+    c, n = p.shape[0], p.shape[1]
+    for ch in range(c):
+        for b in range(n):
+            pc = p[ch, b]
+            for i in range(th):
+                r0 = pc[2 * i]
+                r1 = pc[2 * i + 1]
+                r2 = pc[2 * i + 2]
+                r3 = pc[2 * i + 3]
+                base = (b * th + i) * tw
+                for j in range(tw):
+                    q = 2 * j
+                    t = base + j
+                    # B^T d over rows, per column q .. q + 3
+                    a0 = r0[q] - r2[q]
+                    a1 = r0[q + 1] - r2[q + 1]
+                    a2 = r0[q + 2] - r2[q + 2]
+                    a3 = r0[q + 3] - r2[q + 3]
+                    v[0, ch, t] = a0 - a2
+                    v[1, ch, t] = a1 + a2
+                    v[2, ch, t] = a2 - a1
+                    v[3, ch, t] = a1 - a3
+                    a0 = r1[q] + r2[q]
+                    a1 = r1[q + 1] + r2[q + 1]
+                    a2 = r1[q + 2] + r2[q + 2]
+                    a3 = r1[q + 3] + r2[q + 3]
+                    v[4, ch, t] = a0 - a2
+                    v[5, ch, t] = a1 + a2
+                    v[6, ch, t] = a2 - a1
+                    v[7, ch, t] = a1 - a3
+                    a0 = r2[q] - r1[q]
+                    a1 = r2[q + 1] - r1[q + 1]
+                    a2 = r2[q + 2] - r1[q + 2]
+                    a3 = r2[q + 3] - r1[q + 3]
+                    v[8, ch, t] = a0 - a2
+                    v[9, ch, t] = a1 + a2
+                    v[10, ch, t] = a2 - a1
+                    v[11, ch, t] = a1 - a3
+                    a0 = r1[q] - r3[q]
+                    a1 = r1[q + 1] - r3[q + 1]
+                    a2 = r1[q + 2] - r3[q + 2]
+                    a3 = r1[q + 3] - r3[q + 3]
+                    v[12, ch, t] = a0 - a2
+                    v[13, ch, t] = a1 + a2
+                    v[14, ch, t] = a2 - a1
+                    v[15, ch, t] = a1 - a3
+
+
+@_JIT
+def winograd_output(m, y, th, tw):
+    """Winograd F(2x2, 3x3)'s output transform A^T m A of m [16, O, N * th * tw] into
+    y [N, O, Ho, Wo] (Ho <= 2 th, Wo <= 2 tw: a tile's outputs past them are dropped), with
+    the numpy path's order of additions."""
+    n, o, ho, wo = y.shape
+    for b in range(n):
+        for oc in range(o):
+            yo = y[b, oc]
+            for i in range(th):
+                base = (b * th + i) * tw
+                two_rows = 2 * i + 1 < ho
+                for j in range(tw):
+                    t = base + j
+                    # A^T m: s0 = m0 + m1 + m2, s1 = m1 - m2 - m3 (rows of 4)
+                    s00 = m[0, oc, t] + m[4, oc, t] + m[8, oc, t]
+                    s01 = m[1, oc, t] + m[5, oc, t] + m[9, oc, t]
+                    s02 = m[2, oc, t] + m[6, oc, t] + m[10, oc, t]
+                    s03 = m[3, oc, t] + m[7, oc, t] + m[11, oc, t]
+                    s10 = m[4, oc, t] - m[8, oc, t] - m[12, oc, t]
+                    s11 = m[5, oc, t] - m[9, oc, t] - m[13, oc, t]
+                    s12 = m[6, oc, t] - m[10, oc, t] - m[14, oc, t]
+                    s13 = m[7, oc, t] - m[11, oc, t] - m[15, oc, t]
+                    x0 = 2 * j
+                    yo[2 * i, x0] = s00 + s01 + s02
+                    if x0 + 1 < wo:
+                        yo[2 * i, x0 + 1] = s01 - s02 - s03
+                    if two_rows:
+                        yo[2 * i + 1, x0] = s10 + s11 + s12
+                        if x0 + 1 < wo:
+                            yo[2 * i + 1, x0 + 1] = s11 - s12 - s13
+
+
+@_JIT
+def max_pool2d(x, out, kh, kw, sh, sw, pt, pl, floor):
+    """Max pooling of x [N, C, H, W] into out [N, C, Ho, Wo]: windows kh x kw, sh x sw apart,
+    starting pt / pl before the input; padding never wins (a plane padded with -inf), each
+    output starts from ``floor`` (-FLT_MAX) and a NaN in the window gives NaN (as numpy's
+    maximum does).  Per output row, the taps in row-major order over strided slices."""
+    n, c, h, wd = x.shape
+    ho, wo = out.shape[2], out.shape[3]
+    hp = max((ho - 1) * sh + kh, pt + h)
+    wp = max((wo - 1) * sw + kw, pl + wd)
+    plane = np.full((hp, wp), -np.inf, dtype=x.dtype)
+    acc = np.empty(wo, dtype=out.dtype)
+    for b in range(n):
+        for ch in range(c):
+            plane[pt:pt + h, pl:pl + wd] = x[b, ch]
+            for oy in range(ho):
+                acc[:] = floor
+                for i in range(kh):
+                    row = plane[oy * sh + i]
+                    for j in range(kw):
+                        src = row[j:j + (wo - 1) * sw + 1:sw]
+                        for k in range(wo):
+                            v = src[k]
+                            a = acc[k]
+                            acc[k] = v if (v > a or v != v) else a
+                out[b, ch, oy, :] = acc
+
+
+@_JIT
+def winograd_weight(w, u):
+    """Winograd F(2x2, 3x3)'s filter transform G g G^T of w [O, C, 3, 3] into u [16, O, C]
+    (G = [[1, 0, 0], [1/2, 1/2, 1/2], [1/2, -1/2, 1/2], [0, 0, 1]]; rows, then columns)."""
+    o, c = w.shape[0], w.shape[1]
+    gg = np.empty((4, 3), dtype=u.dtype)
+    for oc in range(o):
+        for ic in range(c):
+            g = w[oc, ic]
+            for q in range(3):
+                gg[0, q] = g[0, q]
+                gg[1, q] = (g[0, q] + g[1, q] + g[2, q]) * 0.5
+                gg[2, q] = (g[0, q] - g[1, q] + g[2, q]) * 0.5
+                gg[3, q] = g[2, q]
+            for r in range(4):
+                u[4 * r, oc, ic] = gg[r, 0]
+                u[4 * r + 1, oc, ic] = (gg[r, 0] + gg[r, 1] + gg[r, 2]) * 0.5
+                u[4 * r + 2, oc, ic] = (gg[r, 0] - gg[r, 1] + gg[r, 2]) * 0.5
+                u[4 * r + 3, oc, ic] = gg[r, 2]
+
+
+@_JIT
+def affine_act(y, scale, bias, act):
+    """In place over y [N, C, L]: y * scale[c], + bias[c] (each rounded, as numpy's two passes
+    are), then act 1: relu (v > 0 ? v : 0: NaN -> 0, -0.0 -> +0.0, as np.fmax(v, 0)) or 2:
+    relu6 (np.clip(v, 0, 6): NaN and -0.0 kept); one pass instead of two or three."""
+    n, c, length = y.shape
+    zero = y.dtype.type(0)
+    six = y.dtype.type(6)
+    for b in range(n):
+        for ch in range(c):
+            s = scale[ch]
+            t = bias[ch]
+            row = y[b, ch]
+            if act == 1:
+                for k in range(length):
+                    v = row[k] * s + t
+                    row[k] = v if v > zero else zero
+            elif act == 2:
+                for k in range(length):
+                    v = row[k] * s + t
+                    if v < zero:
+                        v = zero
+                    elif v > six:
+                        v = six
+                    row[k] = v
+            else:
+                for k in range(length):
+                    row[k] = row[k] * s + t

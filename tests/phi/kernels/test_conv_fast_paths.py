@@ -1,0 +1,352 @@
+"""The fast paths of convolution and pooling (issue 14) against independent truth: Winograd
+F(2x2, 3x3) and the compiled depthwise loop (FLAGS_conv_winograd, FLAGS_kernel_numba) against
+a float64 convolution summed tap by tap, and against the numpy path they replace; scratch
+buffers (FLAGS_kernel_scratch) bitwise equal to fresh arrays and private to each thread; the
+compiled max pool bitwise equal to the numpy path, NaN and -inf included.  Every case runs
+with the switches on and off."""
+
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from phi.flags import get_flags, set_flags
+from phi.kernels import conv as conv_kernels
+from phi.kernels import jit, pooling
+from phi.kernels.conv import conv_geometry
+
+CTX = SimpleNamespace(xp=np)
+RNG = np.random.default_rng(14)
+SWITCHES = ("FLAGS_conv_winograd", "FLAGS_kernel_numba", "FLAGS_kernel_scratch",
+            "FLAGS_conv_1x1_gemm")
+FAST = dict.fromkeys(SWITCHES, True)
+SLOW = dict.fromkeys(SWITCHES, False)
+
+needs_numba = pytest.mark.skipif(jit.kernels() is None, reason="numba is not installed")
+
+
+@pytest.fixture(autouse=True)
+def _restore_switches():
+    saved = get_flags(list(SWITCHES))
+    yield
+    set_flags(saved)
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Counts of the compiled loops' calls (by name)."""
+    counts: dict[str, int] = {}
+    loops = jit.kernels()
+    if loops is None:
+        return counts
+    for name in ("depthwise", "winograd_input", "winograd_output", "winograd_weight",
+                 "max_pool2d"):
+        fn = getattr(loops, name)
+
+        def counted(*args, _fn=fn, _name=name):
+            counts[_name] = counts.get(_name, 0) + 1
+            return _fn(*args)
+
+        monkeypatch.setattr(loops, name, counted)
+    return counts
+
+
+def reference_conv(x, w, strides, paddings, algorithm, dilations, groups, data_format):
+    """The convolution in float64, one multiply-add per filter tap (no im2col, no GEMM)."""
+    x = np.asarray(x, np.float64)
+    if data_format == "NHWC":
+        x = x.transpose(0, 3, 1, 2)
+    pads, dils, (ho, wo) = conv_geometry(x.shape[2:], w.shape[2:], strides, paddings,
+                                         algorithm, dilations)
+    xp = np.pad(x, ((0, 0), (0, 0), (pads[0], pads[1]), (pads[2], pads[3])))
+    n, c = x.shape[:2]
+    o, cg, kh, kw = w.shape
+    og = o // groups
+    out = np.zeros((n, o, ho, wo))
+    for g in range(groups):
+        xs = xp[:, g * cg:(g + 1) * cg]
+        ws = np.asarray(w[g * og:(g + 1) * og], np.float64)
+        for i in range(kh):
+            for j in range(kw):
+                r0, c0 = i * dils[0], j * dils[1]
+                patch = xs[:, :, r0:r0 + (ho - 1) * strides[0] + 1:strides[0],
+                           c0:c0 + (wo - 1) * strides[1] + 1:strides[1]]
+                out[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw", patch, ws[:, :, i, j])
+    return out.transpose(0, 2, 3, 1) if data_format == "NHWC" else out
+
+
+def _run(kernel, x, w, strides, paddings, algorithm, dilations, groups, data_format, flags):
+    set_flags(flags)
+    if kernel == "depthwise_conv2d":
+        return conv_kernels.depthwise_conv2d(CTX, x, w, strides, paddings, algorithm, groups,
+                                             dilations, data_format)
+    return conv_kernels.conv2d(CTX, x, w, strides, paddings, algorithm, dilations, groups,
+                               data_format)
+
+
+def _assert_near(got, want, rtol=1e-5):
+    assert got.shape == want.shape
+    scale = max(float(np.abs(want).max(initial=0)), 1e-30)
+    assert float(np.abs(got - want).max(initial=0)) <= rtol * scale
+
+
+WINOGRAD_CASES = [
+    # (N, C, O, H, W, paddings, algorithm, data_format)
+    (1, 3, 4, 8, 8, [1, 1], "EXPLICIT", "NCHW"),
+    (2, 5, 3, 9, 7, [1, 1], "EXPLICIT", "NCHW"),        # odd sizes, batch 2
+    (1, 4, 6, 11, 13, [0, 0], "EXPLICIT", "NCHW"),      # no padding, odd output
+    (1, 2, 3, 10, 9, [0, 2, 1, 0], "EXPLICIT", "NCHW"),  # asymmetric
+    (1, 3, 2, 7, 6, [2, 2], "EXPLICIT", "NCHW"),        # padding wider than the tile edge
+    (1, 4, 4, 9, 10, [0, 0], "SAME", "NCHW"),
+    (1, 4, 4, 9, 10, [0, 0], "VALID", "NCHW"),
+    (2, 3, 5, 8, 9, [1, 1], "EXPLICIT", "NHWC"),
+    (1, 2, 2, 3, 3, [0, 0], "EXPLICIT", "NCHW"),        # one output
+    (1, 2, 2, 2, 2, [1, 1], "EXPLICIT", "NCHW"),        # map smaller than the window
+    (1, 1, 1, 1, 5, [1, 1], "EXPLICIT", "NCHW"),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", WINOGRAD_CASES)
+def test_winograd_against_taps_and_im2col(case, dtype, calls):
+    n, c, o, h, w_, paddings, algorithm, fmt = case
+    shape = (n, h, w_, c) if fmt == "NHWC" else (n, c, h, w_)
+    x = RNG.standard_normal(shape).astype(dtype)
+    w = RNG.standard_normal((o, c, 3, 3)).astype(dtype)
+    args = (x, w, [1, 1], paddings, algorithm, [1, 1], 1, fmt)
+    want = reference_conv(*args)
+    fast = _run("conv2d", *args, FAST)
+    slow = _run("conv2d", *args, SLOW)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    _assert_near(fast, want, rtol)
+    _assert_near(slow, want, rtol)
+    _assert_near(fast, slow, rtol)
+    assert fast.dtype == dtype and fast.flags.c_contiguous
+    if jit.kernels() is not None and 0 not in want.shape:
+        assert calls.get("winograd_input") == 1 and calls.get("winograd_output") == 1
+
+
+@needs_numba
+@pytest.mark.parametrize("kw", [dict(strides=[2, 2]), dict(dilations=[2, 2]),
+                                dict(groups=2), dict(k=5), dict(k=1)])
+def test_winograd_only_for_3x3_stride1_undilated_ungrouped(kw, calls):
+    k = kw.get("k", 3)
+    groups = kw.get("groups", 1)
+    x = RNG.standard_normal((1, 4, 12, 12)).astype(np.float32)
+    w = RNG.standard_normal((4, 4 // groups, k, k)).astype(np.float32)
+    args = (x, w, kw.get("strides", [1, 1]), [1, 1], "EXPLICIT", kw.get("dilations", [1, 1]),
+            groups, "NCHW")
+    got = _run("conv2d", *args, FAST)
+    _assert_near(got, reference_conv(*args))
+    assert "winograd_input" not in calls
+
+
+@needs_numba
+def test_winograd_kept_off_where_it_does_not_pay(calls):
+    # 7x7 map (16 tiles) of 512 channels: im2col (module doc, _winograd_pays)
+    x = RNG.standard_normal((1, 512, 7, 7)).astype(np.float32)
+    w = RNG.standard_normal((8, 512, 3, 3)).astype(np.float32)
+    _run("conv2d", x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW", FAST)
+    assert "winograd_input" not in calls
+    x = RNG.standard_normal((1, 64, 28, 28)).astype(np.float32)
+    w = RNG.standard_normal((64, 64, 3, 3)).astype(np.float32)
+    _run("conv2d", x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW", FAST)
+    assert calls["winograd_input"] == 1
+
+
+def test_filter_edited_in_place_takes_effect():
+    # nothing derived from the filter is cached: an edit between calls is seen by the next
+    x = RNG.standard_normal((1, 4, 16, 16)).astype(np.float32)
+    w = RNG.standard_normal((4, 4, 3, 3)).astype(np.float32)
+    args = (x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW")
+    _run("conv2d", *args, FAST)
+    w[...] *= -2.0
+    w[0, 0, 1, 1] = 7.0
+    _assert_near(_run("conv2d", *args, FAST), reference_conv(*args))
+
+
+DEPTHWISE_CASES = [
+    # (N, C, multiplier, H, W, k, strides, paddings, algorithm, dilations, data_format)
+    (1, 3, 1, 8, 8, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
+    (2, 4, 1, 9, 7, 3, [2, 2], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
+    (1, 3, 2, 10, 11, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),    # multiplier 2
+    (1, 4, 1, 12, 12, 3, [1, 1], [2, 2], "EXPLICIT", [2, 2], "NCHW"),    # dilated
+    (1, 2, 1, 9, 10, 5, [2, 1], [0, 3, 2, 1], "EXPLICIT", [1, 1], "NCHW"),
+    (1, 3, 1, 11, 9, 3, [3, 2], [0, 0], "SAME", [1, 1], "NCHW"),
+    (1, 3, 1, 11, 9, 3, [2, 2], [0, 0], "VALID", [1, 1], "NCHW"),
+    (2, 5, 1, 7, 8, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NHWC"),
+    (1, 2, 1, 2, 2, 3, [1, 1], [0, 0], "EXPLICIT", [1, 1], "NCHW"),      # window overhangs
+    (1, 2, 1, 1, 1, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
+    (1, 2, 1, 6, 6, 3, [1, 1], [4, 4], "EXPLICIT", [1, 1], "NCHW"),      # padding-only rows
+]
+
+
+@pytest.mark.parametrize("kernel", ["depthwise_conv2d", "conv2d"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", DEPTHWISE_CASES)
+def test_depthwise_against_taps_and_numpy_path(case, dtype, kernel, calls):
+    n, c, mult, h, w_, k, strides, paddings, algorithm, dils, fmt = case
+    shape = (n, h, w_, c) if fmt == "NHWC" else (n, c, h, w_)
+    x = RNG.standard_normal(shape).astype(dtype)
+    w = RNG.standard_normal((c * mult, 1, k, k)).astype(dtype)
+    args = (x, w, strides, paddings, algorithm, dils, c, fmt)
+    want = reference_conv(*args)
+    fast = _run(kernel, *args, FAST)
+    slow = _run(kernel, *args, SLOW)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    _assert_near(fast, want, rtol)
+    _assert_near(slow, want, rtol)
+    _assert_near(fast, slow, rtol)
+    assert fast.dtype == dtype and fast.flags.c_contiguous
+    if jit.kernels() is not None and 0 not in want.shape:
+        assert calls.get("depthwise") == 1
+
+
+def test_numba_absent_means_numpy_path(monkeypatch):
+    # without numba (or with the flag off) every kernel runs its numpy path
+    monkeypatch.setattr(jit, "_STATE", [None])
+    assert jit.kernels() is None
+    x = RNG.standard_normal((1, 4, 10, 10)).astype(np.float32)
+    w = RNG.standard_normal((4, 1, 3, 3)).astype(np.float32)
+    args = (x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 4, "NCHW")
+    _assert_near(_run("depthwise_conv2d", *args, FAST), reference_conv(*args))
+    set_flags({"FLAGS_kernel_numba": False})
+    monkeypatch.setattr(jit, "_STATE", [])
+    assert jit.kernels() is None
+
+
+@pytest.mark.parametrize("case", [((1, 3, 9, 9), 3, 1, [1, 1]), ((2, 8, 12, 10), 3, 2, [0, 0]),
+                                  ((1, 4, 7, 7), 5, 1, [2, 1, 0, 2])])
+def test_scratch_bitwise_equal_to_fresh_arrays(case):
+    shape, k, s, paddings = case
+    x = RNG.standard_normal(shape).astype(np.float32)
+    w = RNG.standard_normal((5, shape[1], k, k)).astype(np.float32)
+    args = (x, w, [s, s], paddings, "EXPLICIT", [1, 1], 1, "NCHW")
+    off = {**SLOW, "FLAGS_kernel_scratch": False}
+    on = {**SLOW, "FLAGS_kernel_scratch": True}
+    first = _run("conv2d", *args, on)
+    np.testing.assert_array_equal(first, _run("conv2d", *args, off))
+    # a result is never a view of the scratch buffer: a later call leaves it alone
+    kept = first.copy()
+    _run("conv2d", RNG.standard_normal(shape).astype(np.float32), w, [s, s], paddings,
+         "EXPLICIT", [1, 1], 1, "NCHW", on)
+    np.testing.assert_array_equal(first, kept)
+
+
+def test_threads_never_share_scratch():
+    # many threads, each its own shapes, concurrently: each result equals the serial one
+    set_flags(FAST)
+    jobs = []
+    for t in range(6):
+        c = 3 + t
+        x = RNG.standard_normal((1, c, 20 + t, 18 + 2 * t)).astype(np.float32)
+        w = RNG.standard_normal((4, c, 3, 3)).astype(np.float32)
+        wd = RNG.standard_normal((c, 1, 3, 3)).astype(np.float32)
+        jobs.append((x, w, wd))
+    want = [(conv_kernels.conv2d(CTX, x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+             conv_kernels.conv2d(CTX, x, w, [2, 2], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+             conv_kernels.depthwise_conv2d(CTX, x, wd, [1, 1], [1, 1], "EXPLICIT", x.shape[1],
+                                           [1, 1], "NCHW"))
+            for x, w, wd in jobs]
+    errors = []
+    barrier = threading.Barrier(len(jobs))
+
+    def worker(i):
+        x, w, wd = jobs[i]
+        barrier.wait()
+        for _ in range(15):
+            got = (conv_kernels.conv2d(CTX, x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+                   conv_kernels.conv2d(CTX, x, w, [2, 2], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+                   conv_kernels.depthwise_conv2d(CTX, x, wd, [1, 1], [1, 1], "EXPLICIT",
+                                                 x.shape[1], [1, 1], "NCHW"))
+            for g, e in zip(got, want[i], strict=True):
+                if not np.array_equal(g, e):
+                    errors.append(i)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+POOL_CASES = [
+    # (shape, ksize, strides, paddings, ceil_mode, algorithm, data_format)
+    ((1, 3, 9, 9), [3, 3], [2, 2], [1, 1], False, "EXPLICIT", "NCHW"),
+    ((2, 4, 8, 11), [2, 2], [2, 2], [0, 0], True, "EXPLICIT", "NCHW"),
+    ((1, 2, 7, 6), [3, 2], [1, 3], [1, 0, 0, 1], False, "EXPLICIT", "NCHW"),
+    ((1, 3, 10, 9), [3, 3], [2, 2], [0, 0], False, "SAME", "NCHW"),
+    ((1, 3, 10, 9), [3, 3], [3, 3], [0, 0], True, "VALID", "NCHW"),
+    ((2, 6, 7, 5), [3, 3], [2, 2], [1, 1], False, "EXPLICIT", "NHWC"),
+    ((1, 2, 2, 2), [3, 3], [2, 2], [1, 1], True, "EXPLICIT", "NCHW"),  # windows past the input
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", POOL_CASES)
+def test_max_pool_compiled_bitwise_equal(case, dtype, calls):
+    shape, ksize, strides, paddings, ceil_mode, algorithm, fmt = case
+    x = RNG.standard_normal(shape).astype(dtype)
+    flat = x.reshape(-1)
+    flat[::7] = -np.inf  # windows of -inf only give -FLT_MAX
+    flat[5] = np.nan  # a NaN wins its windows
+    flat[-3] = np.inf
+    if fmt == "NHWC":
+        x = x.transpose(0, 2, 3, 1).copy()
+    results = []
+    for on in (True, False):
+        set_flags({"FLAGS_kernel_numba": on})
+        results.append(pooling.pool_compute(CTX, x, ksize, strides, paddings, ceil_mode, True,
+                                            fmt, "max", False, False, algorithm))
+    np.testing.assert_array_equal(results[0], results[1])
+    assert results[0].dtype == dtype
+    if jit.kernels() is not None:
+        assert calls.get("max_pool2d") == 1
+
+
+@pytest.mark.parametrize("kernel", ["conv2d", "depthwise_conv2d"])
+@pytest.mark.parametrize("where", ["input", "filter"])
+def test_non_finite_values_as_the_numpy_path(kernel, where, calls):
+    # inf and NaN give the numpy path's non-finite pattern (Winograd steps aside for them)
+    c = 4
+    x = RNG.standard_normal((2, c, 10, 10)).astype(np.float32)
+    w = RNG.standard_normal((c, 1 if kernel == "depthwise_conv2d" else c, 3, 3)).astype(
+        np.float32)
+    if where == "input":
+        x[0, 1, 3, 4], x[0, 2, 7, 7], x[1, 0, 0, 0] = np.inf, -np.inf, np.nan
+    else:
+        w[1, 0, 1, 1], w[2, 0, 0, 0] = np.inf, np.nan
+    groups = c if kernel == "depthwise_conv2d" else 1
+    args = (x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], groups, "NCHW")
+    fast = _run(kernel, *args, FAST)
+    slow = _run(kernel, *args, SLOW)
+    np.testing.assert_array_equal(np.isnan(fast), np.isnan(slow))
+    np.testing.assert_array_equal(np.isinf(fast), np.isinf(slow))
+    ok = np.isfinite(slow)
+    _assert_near(fast[ok], slow[ok])
+    np.testing.assert_array_equal(fast[np.isinf(fast)], slow[np.isinf(slow)])
+    assert "winograd_input" not in calls
+
+
+@pytest.mark.parametrize("fmt", ["NCHW", "NHWC"])
+@pytest.mark.parametrize("n", [1, 3])
+def test_1x1_gemm_bitwise_equal_to_im2col(fmt, n):
+    x = RNG.standard_normal((n, 7, 5, 6) if fmt == "NCHW" else (n, 5, 6, 7)).astype(np.float32)
+    w = RNG.standard_normal((9, 7, 1, 1)).astype(np.float32)
+    args = (x, w, [1, 1], [0, 0], "EXPLICIT", [1, 1], 1, fmt)
+    on = _run("conv2d", *args, {**SLOW, "FLAGS_conv_1x1_gemm": True})
+    off = _run("conv2d", *args, {**SLOW, "FLAGS_conv_1x1_gemm": False})
+    np.testing.assert_array_equal(on, off)
+    _assert_near(on, reference_conv(*args))
+    assert on.flags.c_contiguous
+    # conv3d's 1x1x1 takes the same GEMM
+    x3 = RNG.standard_normal((n, 4, 3, 5, 2)).astype(np.float32)
+    w3 = RNG.standard_normal((6, 4, 1, 1, 1)).astype(np.float32)
+    got = [(set_flags({"FLAGS_conv_1x1_gemm": flag}),
+            conv_kernels.conv3d(CTX, x3, w3, [1, 1, 1], [0, 0, 0], "EXPLICIT", 1, [1, 1, 1],
+                                "NCDHW"))[1] for flag in (True, False)]
+    np.testing.assert_array_equal(*got)
