@@ -52,14 +52,13 @@ def test_a_run_overflowing_to_inf_gives_paddles_values(on):
 
 def test_settings_come_back_after_an_error_and_nest():
     before = np.geterr()
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(ZeroDivisionError), funcs.quiet_run():
+        assert np.geterr()["over"] == "ignore"
+        assert funcs.quiet(np) is funcs.quiet(np)  # the shared no-op context
         with funcs.quiet_run():
-            assert np.geterr()["over"] == "ignore"
-            assert funcs.quiet(np) is funcs.quiet(np)  # the shared no-op context
-            with funcs.quiet_run():
-                pass
-            assert funcs.quiet(np) is funcs._NO_CONTEXT  # the inner exit kept the outer on
-            raise ZeroDivisionError
+            pass
+        assert funcs.quiet(np) is funcs._NO_CONTEXT  # the inner exit kept the outer on
+        raise ZeroDivisionError
     assert np.geterr() == before
     assert funcs.quiet(np) is not funcs._NO_CONTEXT
 
