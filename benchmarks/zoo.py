@@ -124,12 +124,12 @@ def _onnx_file(name: str, model_dir: Path, zoo: Path | None) -> str | None:
 
 
 def measure_model(name: str, model_dir: Path, zoo: Path | None, peers: str | None,
-                  repeat: int) -> dict:
+                  repeat: int, burst_ms: float = 20.0) -> dict:
     bridge = Worker("bridge", [sys.executable, __file__, "--worker", str(model_dir)], _env())
     workers = [bridge]
     if peers is not None:
         workers += peer_workers(peers, str(model_dir), _onnx_file(name, model_dir, zoo))
-    round_robin(workers, repeat)
+    round_robin(workers, repeat, burst_ms=burst_ms)
     row = {"model": name, "label": MODELS[name][1], "engines": {}}
     for w in workers:
         row["engines"][w.name] = {
@@ -331,6 +331,9 @@ def main() -> None:
     parser.add_argument("--stat", choices=["median", "best"], default="median",
                         help="compare the medians (default) or each side's fastest run, "
                         "which a busy machine disturbs less")
+    parser.add_argument("--burst-ms", type=float, default=20.0,
+                        help="each turn runs the model back to back for at least this long "
+                        "(longer: less of the first run after the pause)")
     parser.add_argument("--json", type=Path, help="write the measurements here")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--chain", type=Path, help=argparse.SUPPRESS)
@@ -360,7 +363,7 @@ def main() -> None:
             print(f"{name}: skipped (not in {args.zoo}: tools/fixtures/gen_big_models.py makes it)")
             continue
         print(f"{name} ...", flush=True)
-        rows.append(measure_model(name, model_dir, zoo, peers, args.repeat))
+        rows.append(measure_model(name, model_dir, zoo, peers, args.repeat, args.burst_ms))
     chains = measure_chains(max(args.repeat, 30)) if "chains" in args.models else []
     cold = measure_cold(args.cold, zoo, peers) if "cold" in args.models and args.cold > 0 \
         else None
