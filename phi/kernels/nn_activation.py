@@ -94,6 +94,8 @@ def dropout(ctx, x: Tensor, seed_tensor: Tensor | None, p: Scalar, is_test: bool
     ``downgrade_in_infer``) out = x * (1 - p); the mask, unwritten by Paddle, is zeros.
     Training: dropped elements are 0 and mask 0; kept ones are x, divided by (1 - p) under
     ``upscale_in_train``."""
+    if is_test and type(x) is np.ndarray and mode == "upscale_in_train":  # inference's case
+        return x.copy(), np.zeros(x.shape, np.uint8)
     xp = ctx.xp
     dtype = ctx.data_type(x)
     prob = np.float32(p.value if isinstance(p, Scalar) else p)  # p.to<float>()
