@@ -190,6 +190,22 @@ def cast_array(ctx, array, dtype: DataType):
         return as_array(xp, ctx.astype(array, dtype))
 
 
+_NUMPY_SCALARS: dict = {}  # (number, numpy dtype) -> that number as a numpy scalar of the dtype
+
+
+def numpy_scalar(value, dtype: np.dtype):
+    """``dtype.type(value)``, memoised: numpy 2 converts a Python number operand on every ufunc
+    call (NEP 50), which costs more than a small ufunc; a numpy scalar of the array's dtype
+    gives the same values.  (Zero is made each time: -0.0 == 0.0 as a key; NaN never hits.)"""
+    key = (value, dtype)
+    r = _NUMPY_SCALARS.get(key) if value else None
+    if r is None:
+        r = dtype.type(value)
+        if value and len(_NUMPY_SCALARS) < 1024:
+            _NUMPY_SCALARS[key] = r
+    return r
+
+
 def scalar_as(ctx, value, dtype: DataType):
     """Paddle's ``Scalar::to<T>()``: a 0-d array of ``dtype`` holding static_cast<T>(value).
 

@@ -8,7 +8,7 @@ from phi.common.data_type import DataType
 from phi.common.scalar import Scalar
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import as_array, quiet, scalar_as, to_half
+from phi.kernels.funcs import as_array, numpy_scalar, quiet, scalar_as, to_half
 
 __all__ = ["increment", "scale"]
 
@@ -29,7 +29,7 @@ def scale_float(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bo
     s = scale.value
     if type(x) is np.ndarray:  # in place on numpy scalars of x's dtype: the same values
         t = x.dtype
-        s, b = _typed(s, t), _typed(bias, t)
+        s, b = numpy_scalar(s, t), numpy_scalar(bias, t)
         if bias_after_scale:
             out = x * s
             out += b
@@ -40,19 +40,6 @@ def scale_float(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bo
     out = x * s + bias if bias_after_scale else (x + bias) * s
     return ctx.xp.asarray(out)
 
-
-_TYPED: dict = {}  # (number, numpy dtype) -> that number as a numpy scalar of the dtype
-
-
-def _typed(value, dtype):
-    """``dtype.type(value)``, memoised (0 excepted: -0.0 == 0.0 as a key)."""
-    key = (value, dtype)
-    r = _TYPED.get(key) if value else None
-    if r is None:
-        r = dtype.type(value)
-        if value and len(_TYPED) < 1024:
-            _TYPED[key] = r
-    return r
 
 
 @register_kernel("scale", ("CPU", "GPU"), dtypes=[d for d in SCALE_DTYPES if d not in _FLOATS])
