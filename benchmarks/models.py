@@ -9,9 +9,9 @@ the default run, with conv -> batch_norm [-> activation] chains fused (fluid_com
 fusion) and stretches of planned ops replayed as compiled segments (operators/segments.py);
 "unfused ms" the same program op by op (every fusion pass off), timed in alternation;
 with ``--plain-kernels``, "plain ms" the default run with the kernels' own fast paths off
-(``KERNEL_FLAGS``: numba loops, Winograd, scratch buffers, 1x1 GEMM; issue 14), timed in the
-same alternation, and "plain err" the largest difference of its outputs from the default
-run's, relative to their largest magnitude;
+(``phi.kernels.conv.FAST_PATH_FLAGS``: numba loops, Winograd, scratch buffers, 1x1 GEMM; issue
+14), timed in the same alternation, and "plain err" the largest difference of its outputs from
+the default run's, relative to their largest magnitude;
 "fused" counts the ops inside fused steps and segments.  Dispatch overhead is measured op by op.
 Models: the bundled jit_convnet, the corpus models when ../shared/corpus is present, the
 Paddle-saved fixtures under tests/fixtures/models (the 200-op chains chain200_* also against the
@@ -31,6 +31,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 from _timing import medians_us
@@ -85,16 +86,11 @@ def _kernel_calls(plan):
     return calls
 
 
-KERNEL_FLAGS = ("FLAGS_kernel_numba", "FLAGS_conv_winograd", "FLAGS_kernel_scratch",
-                "FLAGS_conv_1x1_gemm")
-"""The kernels' fast-path switches (phi.kernels: conv, jit, scratch)."""
-
-
-def measure_one(model_dir: Path, repeat: int, plain: bool = False) -> dict:
+def load_model(model_dir: Path) -> SimpleNamespace:
+    """The model loaded into its own scope with its recorded (or seeded random) feeds, and one
+    Executor: .run() runs it once; .exe, .program, .feed, .fetches, .scope."""
     from fluid_compat import Executor, load_inference_model
     from fluid_compat.framework.scope import Scope
-    from fluid_compat.operators.fusion import fusion_flags
-    from phi.flags import get_flags, set_flags
 
     scope = Scope()
     program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
@@ -102,7 +98,20 @@ def measure_one(model_dir: Path, repeat: int, plain: bool = False) -> dict:
     exe = Executor()
 
     def run():
-        exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+        return exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+
+    return SimpleNamespace(run=run, exe=exe, program=program, feed=feed, fetches=fetches,
+                           scope=scope)
+
+
+def measure_one(model_dir: Path, repeat: int, plain: bool = False) -> dict:
+    from fluid_compat.operators.fusion import fusion_flags
+    from phi.flags import get_flags, set_flags
+    from phi.kernels.conv import FAST_PATH_FLAGS
+
+    model = load_model(model_dir)
+    run, exe, program, feed, fetches, scope = (model.run, model.exe, model.program, model.feed,
+                                               model.fetches, model.scope)
 
     every_pass = get_flags(fusion_flags())
 
@@ -113,7 +122,7 @@ def measure_one(model_dir: Path, repeat: int, plain: bool = False) -> dict:
         finally:
             set_flags(every_pass)
 
-    kernel_flags = get_flags(list(KERNEL_FLAGS))
+    kernel_flags = get_flags(list(FAST_PATH_FLAGS))
 
     def run_plain():  # the default run with the kernels' fast paths off
         set_flags({flag: False for flag in kernel_flags})

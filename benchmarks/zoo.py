@@ -76,35 +76,19 @@ def _env() -> dict:
 # ---- in the bridge's worker processes ------------------------------------------------------
 
 def _bridge_loader(model_dir: Path):
-    from fluid_compat import Executor, load_inference_model
-    from fluid_compat.framework.scope import Scope
-    from models import _feed
+    from models import load_model
 
-    scope = Scope()
-    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
-    feed = _feed(model_dir, program, feeds)
-    exe = Executor()
-    return lambda: exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+    return load_model(model_dir).run
 
 
 def _chain_one(model_dir: Path, repeat: int) -> dict:
     """A planned chain200_* run against the same math in bare numpy, timed in alternation."""
     from _timing import medians_us
-    from models import bare_chain_fn
+    from models import bare_chain_fn, load_model
 
-    from fluid_compat import Executor, load_inference_model
-    from fluid_compat.framework.scope import Scope
-    from models import _feed
-
-    scope = Scope()
-    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
-    feed = _feed(model_dir, program, feeds)
-    exe = Executor()
-
-    def run():
-        exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
-
-    bare = bare_chain_fn(model_dir, feed, scope)
+    model = load_model(model_dir)
+    run, program = model.run, model.program
+    bare = bare_chain_fn(model_dir, model.feed, model.scope)
     if bare is None:
         raise SystemExit(f"{model_dir.name}: not a chain200_* fixture")
     ops = sum(1 for op in program.global_block().ops if op.type not in ("feed", "fetch"))

@@ -144,6 +144,9 @@ _GEMM_1X1_FLAG = "FLAGS_conv_1x1_gemm"
 flags.define_flag(_GEMM_1X1_FLAG, bool, True,
                   "1x1 stride-1 unpadded convolutions as one GEMM on the input's own view.")
 
+#: every switch of the convolution / pooling fast paths (all off: the plain numpy path)
+FAST_PATH_FLAGS = (jit.FLAG, _WINOGRAD_FLAG, _SCRATCH_FLAG, _GEMM_1X1_FLAG)
+
 _FLOATS = (np.float32, np.float64)  # the dtypes of the compiled loops
 
 

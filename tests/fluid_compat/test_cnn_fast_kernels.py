@@ -5,18 +5,15 @@ magnitude), both match Paddle's recorded outputs, and the first run equals the l
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 
-from fluid_compat import Executor, load_inference_model
-from fluid_compat.framework.scope import Scope
 from phi.flags import get_flags, set_flags
+from phi.kernels.conv import FAST_PATH_FLAGS
 from tests.corpus_paths import FIXTURES
+from tests.fluid_compat.test_executor import _run_model
 
-SWITCHES = ("FLAGS_kernel_numba", "FLAGS_conv_winograd", "FLAGS_kernel_scratch",
-            "FLAGS_conv_1x1_gemm")
+SWITCHES = FAST_PATH_FLAGS
 CNNS = ["resnet_tiny", "mobilenet_v2_small", "mobilenet_v3_small", "shufflenet_v2",
         "densenet_tiny", "inception_tiny", "inception_v3_small", "resnext_tiny",
         "squeezenet_small", "lenet"]
@@ -32,12 +29,10 @@ def _restore_switches():
 def _runs(model: str, on: bool):
     set_flags(dict.fromkeys(SWITCHES, on))
     model_dir = FIXTURES / "models" / model
-    meta = json.loads((model_dir / "meta.json").read_text())
-    scope = Scope()
-    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
-    feed = {f["name"]: np.load(model_dir / f["file"]) for f in meta["feeds"]}
-    exe = Executor()
-    runs = [exe.run(program, feed=feed, fetch_list=fetches, scope=scope) for _ in range(3)]
+    meta, first, exe, program, feed, scope = _run_model(model_dir)
+    fetches = program.fetch_target_names()
+    runs = [first] + [exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+                      for _ in range(2)]
     return meta, model_dir, runs
 
 

@@ -20,8 +20,7 @@ from phi.kernels.conv import conv_geometry
 
 CTX = SimpleNamespace(xp=np)
 RNG = np.random.default_rng(14)
-SWITCHES = ("FLAGS_conv_winograd", "FLAGS_kernel_numba", "FLAGS_kernel_scratch",
-            "FLAGS_conv_1x1_gemm")
+SWITCHES = conv_kernels.FAST_PATH_FLAGS
 FAST = dict.fromkeys(SWITCHES, True)
 SLOW = dict.fromkeys(SWITCHES, False)
 
@@ -109,6 +108,20 @@ WINOGRAD_CASES = [
 ]
 
 
+def _fast_and_plain_against_taps(kernel: str, args: tuple, dtype):
+    """The kernel with the switches on and off, each within the dtype's tolerance of the
+    tap-by-tap float64 reference and of each other; (reference, fast result)."""
+    want = reference_conv(*args)
+    fast = _run(kernel, *args, FAST)
+    slow = _run(kernel, *args, SLOW)
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    _assert_near(fast, want, rtol)
+    _assert_near(slow, want, rtol)
+    _assert_near(fast, slow, rtol)
+    assert fast.dtype == dtype and fast.flags.c_contiguous
+    return want, fast
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", WINOGRAD_CASES)
 def test_winograd_against_taps_and_im2col(case, dtype, calls):
@@ -117,14 +130,7 @@ def test_winograd_against_taps_and_im2col(case, dtype, calls):
     x = RNG.standard_normal(shape).astype(dtype)
     w = RNG.standard_normal((o, c, 3, 3)).astype(dtype)
     args = (x, w, [1, 1], paddings, algorithm, [1, 1], 1, fmt)
-    want = reference_conv(*args)
-    fast = _run("conv2d", *args, FAST)
-    slow = _run("conv2d", *args, SLOW)
-    rtol = 1e-5 if dtype == np.float32 else 1e-12
-    _assert_near(fast, want, rtol)
-    _assert_near(slow, want, rtol)
-    _assert_near(fast, slow, rtol)
-    assert fast.dtype == dtype and fast.flags.c_contiguous
+    want, fast = _fast_and_plain_against_taps("conv2d", args, dtype)
     if jit.kernels() is not None and 0 not in want.shape:
         assert calls.get("winograd_input") == 1 and calls.get("winograd_output") == 1
 
@@ -193,14 +199,7 @@ def test_depthwise_against_taps_and_numpy_path(case, dtype, kernel, calls):
     x = RNG.standard_normal(shape).astype(dtype)
     w = RNG.standard_normal((c * mult, 1, k, k)).astype(dtype)
     args = (x, w, strides, paddings, algorithm, dils, c, fmt)
-    want = reference_conv(*args)
-    fast = _run(kernel, *args, FAST)
-    slow = _run(kernel, *args, SLOW)
-    rtol = 1e-5 if dtype == np.float32 else 1e-12
-    _assert_near(fast, want, rtol)
-    _assert_near(slow, want, rtol)
-    _assert_near(fast, slow, rtol)
-    assert fast.dtype == dtype and fast.flags.c_contiguous
+    want, fast = _fast_and_plain_against_taps(kernel, args, dtype)
     if jit.kernels() is not None and 0 not in want.shape:
         assert calls.get("depthwise") == 1
 
