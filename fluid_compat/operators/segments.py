@@ -32,6 +32,7 @@ import itertools
 
 import numpy as np
 from phi import flags
+from phi.core import bound
 from phi.core.kernel import ArgKind
 from phi.core.tensor import DenseTensor
 
@@ -197,12 +198,19 @@ class _Builder:
         line_op: list[int | None] = [None] * (len(lines) + 1)  # 1-based line numbers
         for i, (args, outputs, let_go) in enumerate(self.ops):
             runner = self.runners[i]
-            g[f"f{i}"], g[f"c{i}"] = runner._fn, runner._ctx
-            attrs = []
-            for k, value in enumerate(runner._attrs):
-                g[f"a{i}_{k}"] = value
-                attrs.append(f"a{i}_{k}")
-            call = f"f{i}(c{i}, {', '.join(args + attrs)})"
+            metas = [(guard[0], guard[2]) if kind is not ArgKind.VECTOR and guard is not None
+                     else None for kind, _var, guard in _runner_inputs(runner)]
+            bound_fn = bound.bind(runner._fn, runner._ctx, runner._attrs, metas)
+            if bound_fn is not None:  # the kernel with its attributes converted once
+                g[f"f{i}"] = bound_fn
+                call = f"f{i}({', '.join(args)})"
+            else:
+                g[f"f{i}"], g[f"c{i}"] = runner._fn, runner._ctx
+                attrs = []
+                for k, value in enumerate(runner._attrs):
+                    g[f"a{i}_{k}"] = value
+                    attrs.append(f"a{i}_{k}")
+                call = f"f{i}(c{i}, {', '.join(args + attrs)})"
             bail = f"raise _Bail({i}, r, locals())"
             made = []
             kind, names = outputs[0]
@@ -256,7 +264,7 @@ class CompiledSegment:
     """One plan step standing for the runners ``members`` (module doc)."""
 
     __slots__ = ("members", "release", "_releases", "_fn", "_line_op", "_filename",
-                 "_builder_meta", "bails", "runs", "last_fused", "last_compiled")
+                 "_builder_meta", "bails", "runs", "last_fused", "last_compiled", "_epoch")
 
     def __init__(self, members: list[BoundRunner], releases: list[list]) -> None:
         self.members = members
@@ -275,6 +283,7 @@ class CompiledSegment:
             self._fn = None
             return False
         builder = _Builder(self.members, self._releases)
+        self._epoch = bound.epoch()
         for i in range(len(self.members)):
             if not builder.add(i):
                 self._fn = None
@@ -285,6 +294,8 @@ class CompiledSegment:
 
     def __call__(self) -> None:
         fn = self._fn
+        if fn is not None and self._epoch != bound.epoch():  # FLAGS_kernel_bind changed
+            fn = self._fn = None
         if fn is None and (self.bails > MAX_BAILS or not self._arm()):
             self.last_compiled = False
             for runner in self.members:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import importlib
 
+from phi.core import bound as _bound  # noqa: F401 (the kernels' binders; defines its flag)
+
 __all__ = ["MODULES", "load_all"]
 
 MODULES: tuple[str, ...] = (

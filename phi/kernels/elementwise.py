@@ -7,7 +7,11 @@ C++ functors do on x86-64.
 
 from __future__ import annotations
 
+import operator
+
+import numpy as np
 from phi.common.data_type import DataType
+from phi.core.bound import binds
 from phi.core.errors import InvalidArgument, PreconditionNotMet
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
@@ -70,6 +74,30 @@ def multiply(ctx, x: Tensor, y: Tensor) -> Tensor:
     if not (x.size and y.size):
         _empty_check(x, y)
     return ctx.xp.asarray(x * y)
+
+
+def _bind_binary(kernel, op):
+    """The binder of ``kernel`` (x op y): the context's xp looked up once (phi.core.bound)."""
+
+    def binder(ctx, attrs, metas):
+        if ctx.xp is not np:
+            return None
+        nd = np.ndarray
+
+        def bound(x, y):
+            if type(x) is nd and type(y) is nd and x.size and y.size:
+                r = op(x, y)
+                return r if type(r) is nd else np.asarray(r)  # 0-d: a numpy scalar
+            return kernel(ctx, x, y)
+
+        return bound
+
+    binds(kernel)(binder)
+
+
+_bind_binary(add, operator.add)
+_bind_binary(subtract, operator.sub)
+_bind_binary(multiply, operator.mul)
 
 
 @register_kernel("subtract", ("CPU", "GPU"), dtypes=["bfloat16"])

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 
+import numpy as np
 from phi.common.backend import Backend
 from phi.common.int_array import IntArray
 from phi.common.scalar import Scalar
+from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.multiary import concat_axis
@@ -61,6 +63,52 @@ def transpose(ctx, x: Tensor, perm: list[int]) -> Tensor:
     """x with its axes permuted: out.dims[i] = x.dims[perm[i]] (negative entries allowed)."""
     xp = ctx.xp
     return owned(xp, xp.permute_dims(x, _perm(x.ndim, tuple(perm))))
+
+
+# Bound forms (phi.core.bound): for a numpy input of the planned dims, the output dims (or the
+# normalized perm) are worked out once; other inputs take the kernel's way.
+
+def _planned(ctx, metas):
+    """The planned dims of the one tensor input, or None when the bound form would not pay."""
+    if ctx.xp is not np or metas[0] is None:
+        return None
+    return metas[0][1]
+
+
+@binds(reshape)
+def _bind_reshape(ctx, attrs, metas):
+    dims_in = _planned(ctx, metas)
+    if dims_in is None:
+        return None
+    (shape,) = attrs
+    dims = _reshape_dims(dims_in, tuple(shape.data))  # may raise: the op ran with it once
+    xshape = (0, *dims_in)
+    nd = np.ndarray
+
+    def bound(x):
+        if type(x) is nd and x.shape == dims_in:
+            return x.reshape(dims, copy=True), np.empty(xshape, dtype=x.dtype)
+        return reshape(ctx, x, shape)
+
+    return bound
+
+
+@binds(transpose)
+def _bind_transpose(ctx, attrs, metas):
+    dims_in = _planned(ctx, metas)
+    if dims_in is None:
+        return None
+    (perm,) = attrs
+    axes = _perm(len(dims_in), tuple(perm))
+    rank = len(dims_in)
+    nd = np.ndarray
+
+    def bound(x):
+        if type(x) is nd and x.ndim == rank:
+            return np.asarray(x.transpose(axes), copy=True)
+        return transpose(ctx, x, perm)
+
+    return bound
 
 
 @register_kernel("concat", ("CPU", "GPU"), dtypes=CONCAT_DTYPES)
@@ -129,6 +177,24 @@ def unsqueeze_infer(ctx, x: Tensor, axes: IntArray) -> Tensor:
 def unsqueeze(ctx, x: Tensor, axes: IntArray) -> tuple[Tensor, Tensor]:
     """(``unsqueeze_infer``, an empty XShape of dims [0, *x.dims])."""
     return unsqueeze_infer(ctx, x, axes), ctx.xp.empty((0, *tuple(x.shape)), dtype=x.dtype)
+
+
+@binds(unsqueeze)
+def _bind_unsqueeze(ctx, attrs, metas):
+    dims_in = _planned(ctx, metas)
+    if dims_in is None:
+        return None
+    (axes,) = attrs
+    dims = unsqueeze_out_dims(dims_in, axes.data)
+    xshape = (0, *dims_in)
+    nd = np.ndarray
+
+    def bound(x):
+        if type(x) is nd and x.shape == dims_in:
+            return x.reshape(dims, copy=True), np.empty(xshape, dtype=x.dtype)
+        return unsqueeze(ctx, x, axes)
+
+    return bound
 
 
 @register_kernel("stack", ("CPU", "GPU"), dtypes=STACK_DTYPES)

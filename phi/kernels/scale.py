@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from phi.common.data_type import DataType
 from phi.common.scalar import Scalar
+from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import as_array, numpy_scalar, quiet, scalar_as, to_half
@@ -39,6 +40,35 @@ def scale_float(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bo
         return out if type(out) is np.ndarray else np.asarray(out)  # 0-d: a numpy scalar
     out = x * s + bias if bias_after_scale else (x + bias) * s
     return ctx.xp.asarray(out)
+
+
+@binds(scale_float)
+def _bind_scale_float(ctx, attrs, metas):
+    """scale_float with its numpy scalars made once (phi.core.bound)."""
+    scale, bias, bias_after_scale = attrs
+    if ctx.xp is not np or metas[0] is None:
+        return None
+    t = metas[0][0].to_numpy()
+    s, b = numpy_scalar(scale.value, t), numpy_scalar(bias, t)
+    nd = np.ndarray
+
+    if bias_after_scale:
+        def bound(x):
+            if type(x) is nd and x.dtype is t:
+                out = x * s
+                if type(out) is nd:  # 0-d: a numpy scalar, the kernel's way
+                    out += b
+                    return out
+            return scale_float(ctx, x, scale, bias, bias_after_scale)
+    else:
+        def bound(x):
+            if type(x) is nd and x.dtype is t:
+                out = x + b
+                if type(out) is nd:
+                    out *= s
+                    return out
+            return scale_float(ctx, x, scale, bias, bias_after_scale)
+    return bound
 
 
 

@@ -192,3 +192,34 @@ def test_values_read_after_the_segment_are_stored():
     local = exe._last_plan.local
     assert local.find_var("sel").value is None  # released: never stored
     assert isinstance(local.find_var("scaled").value, DenseTensor)
+
+
+@pytest.mark.parametrize("model", ["bert_tiny", "transformer_tiny", "chain200_scale"])
+def test_bound_kernels_give_the_same_bits(model):
+    """FLAGS_kernel_bind (phi.core.bound): the segments call bound kernels; flipped between two
+    runs, the next run re-generates the segment and the bits stay the same."""
+    model_dir = FIXTURES / "models" / model
+    scope = Scope()
+    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
+    feed = _feeds(model_dir, feeds)
+    exe = Executor()
+    try:
+        outs = {}
+        for flag in (True, False, True):
+            set_flags({"FLAGS_kernel_bind": flag})
+            for _ in range(2):  # the first run plans (op by op), the second compiles
+                got = exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
+            assert exe.last_stats.segment_ops == exe.last_stats.ops
+            generated = [s._fn for s in _segments(exe)]
+            names = set().union(*(fn.__code__.co_names for fn in generated))
+            # bound forms take no context: generated code names a c<i> only for unbound ones
+            contexts = {n for fn in generated for n in fn.__globals__ if n.startswith("c")}
+            assert (len(contexts) < exe.last_stats.ops) is flag, (names, contexts)
+            if flag in outs:
+                for a, b in zip(outs[flag], got, strict=True):
+                    assert a.tobytes() == b.tobytes()
+            outs[flag] = got
+        for a, b in zip(outs[True], outs[False], strict=True):
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    finally:
+        set_flags({"FLAGS_kernel_bind": True})

@@ -1,0 +1,150 @@
+"""Bound kernels (phi.core.bound): a binder's callable gives what its kernel gives, bit for bit,
+on the inputs it was bound for and on any other (it falls back to the kernel then)."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from phi.backends.cpu import CPUContext
+from phi.common.data_type import DataType
+from phi.common.int_array import IntArray
+from phi.common.place import CPUPlace
+from phi.common.scalar import Scalar
+from phi.core import bound
+from phi.core.errors import InvalidArgument, PreconditionNotMet
+from phi.flags import set_flags
+from phi.kernels.elementwise import add, multiply, subtract
+from phi.kernels.manipulation import reshape, transpose, unsqueeze
+from phi.kernels.scale import scale_float
+
+CTX = CPUContext(CPUPlace())
+
+
+def _meta(a):
+    return (DataType.from_any(a.dtype), tuple(a.shape))
+
+
+def _same(got, want):
+    """Equal type, dtype, dims and bits (NaN payloads included), element by element."""
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want, strict=True):
+            _same(g, w)
+        return
+    assert type(got) is type(want) is np.ndarray
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert got.tobytes() == want.tobytes()
+
+
+def _check(fn, attrs, planned, *inputs):
+    """bound (made for ``planned`` inputs) on ``inputs`` == fn on them, or the same error."""
+    b = bound.bind(fn, CTX, attrs, [_meta(a) for a in planned])
+    assert b is not None, f"{fn.__name__} has no bound form"
+    try:
+        want = fn(CTX, *inputs, *attrs)
+    except Exception as exc:  # the bound form raises what the kernel raises
+        with pytest.raises(type(exc)):
+            b(*inputs)
+        return
+    _same(b(*inputs), want)
+
+
+@pytest.fixture(autouse=True)
+def _flag_on():
+    set_flags({bound.BIND_FLAG: True})
+    yield
+    set_flags({bound.BIND_FLAG: True})
+
+
+F32 = np.array([[1.5, -0.0, np.nan], [np.inf, -np.inf, 3e38]], np.float32)
+F64 = np.array([0.1, -2.5, 1e-310, np.nan])
+
+
+@pytest.mark.parametrize("after", [True, False])
+@pytest.mark.parametrize("s,b", [(1.01, 0.001), (-10000.0, 0.0), (0.0, -0.0), (2.0, np.nan)])
+def test_scale_float(after, s, b):
+    attrs = (Scalar(s), b, after)
+    for x in (F32, F64, np.array(2.5, np.float32), np.zeros((0, 3), np.float32)):
+        _check(scale_float, attrs, [x], x)
+    _check(scale_float, attrs, [F32], F64)  # another dtype than planned: the kernel's way
+    _check(scale_float, attrs, [F32], np.array(7.0, np.float32))  # 0-d
+    with np.errstate(all="ignore"):
+        _check(scale_float, attrs, [F32], F32 * np.float32(1e30))  # overflow to inf
+
+
+@pytest.mark.parametrize("kernel", [add, subtract, multiply])
+def test_binary(kernel):
+    ints = np.array([2**31 - 1, -5, 7], np.int32)
+    cases = [
+        (F32, F32[0]),  # broadcasting
+        (F64, np.float64(3.0) * np.ones((2, 1, 4))),
+        (ints, np.array([1, 2, 3], np.int32)),  # wraps
+        (np.array(1.5, np.float32), np.array(2.0, np.float32)),  # 0-d: an array, not a scalar
+        (np.zeros((0, 3), np.float32), np.ones((0, 3), np.float32)),  # empty, same dims
+        (np.zeros((0, 3), np.float32), np.ones(3, np.float32)),  # empty broadcast: refused
+        (np.array([True, False]), np.array([True, True])),
+    ]
+    for x, y in cases:
+        with np.errstate(all="ignore"):
+            _check(kernel, (), [x, y], x, y)
+    with pytest.raises(PreconditionNotMet):
+        bound.bind(kernel, CTX, (), [_meta(F32), _meta(F32)])(
+            np.zeros((0, 3), np.float32), np.ones(3, np.float32))
+
+
+def test_reshape_and_unsqueeze():
+    x = np.arange(2 * 8 * 32, dtype=np.float32).reshape(2, 8, 32)
+    _check(reshape, (IntArray([0, 0, 4, 8]),), [x], x)
+    _check(reshape, (IntArray([-1, 32]),), [x], x[:, ::2])  # other dims: the kernel's way
+    _check(reshape, (IntArray([0, -1]),), [x], x[:, ::-1])  # non-contiguous, planned dims
+    _check(reshape, (IntArray([4, -1]),), [x], x.astype(np.int64))
+    y = np.ones((2, 8, 35), np.float32)
+    _check(reshape, (IntArray([0, 0, 5, -1]),), [y], y)
+    _check(reshape, (IntArray([0, 0, 5, -1]),), [y], x)  # the kernel's error for other dims
+    _check(unsqueeze, (IntArray([1, 2]),), [x], x)
+    _check(unsqueeze, (IntArray([-1]),), [x], np.ones((3,), np.float32))
+    # attributes that do not fit the planned dims: no bound form, the kernel raises at the call
+    assert bound.bind(reshape, CTX, (IntArray([5, -1]),), [_meta(x)]) is None
+    with pytest.raises(InvalidArgument):
+        reshape(CTX, x, IntArray([5, -1]))
+
+
+def test_transpose():
+    x = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    _check(transpose, ([0, 2, 1],), [x], x)
+    _check(transpose, ([-1, 0, 1],), [x], x[:, ::-1])  # layout of the copy is the kernel's
+    got = bound.bind(transpose, CTX, ([2, 0, 1],), [_meta(x)])(x)
+    assert got.strides == transpose(CTX, x, [2, 0, 1]).strides
+    _check(transpose, ([1, 0],), [np.ones((3, 5))], x)  # other rank: the kernel's error
+    _check(transpose, ([0, 2, 1],), [x], np.ones((1, 2, 3), np.int8))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32), min_size=0,
+                max_size=12),
+       st.floats(width=32, allow_nan=False), st.floats(width=32, allow_nan=False),
+       st.booleans())
+def test_scale_property(values, s, b, after):
+    x = np.array(values, np.float32)
+    with np.errstate(all="ignore"):
+        _check(scale_float, (Scalar(s), b, after), [x], x)
+
+
+def test_flag_off_and_other_devices():
+    set_flags({bound.BIND_FLAG: False})
+    assert bound.bind(add, CTX, (), [_meta(F32), _meta(F32)]) is None
+    set_flags({bound.BIND_FLAG: True})
+    before = bound.epoch()
+    set_flags({bound.BIND_FLAG: False})
+    assert bound.epoch() != before  # generated code holding bound forms re-generates
+    set_flags({bound.BIND_FLAG: True})
+    other = types.SimpleNamespace(xp=object(), place=CPUPlace())
+    for fn, attrs, n in ((add, (), 2), (scale_float, (Scalar(2.0), 0.0, True), 1),
+                         (reshape, (IntArray([-1]),), 1), (transpose, ([0, 1],), 1),
+                         (unsqueeze, (IntArray([0]),), 1)):
+        assert bound.bind(fn, other, attrs, [_meta(F32)] * n) is None
