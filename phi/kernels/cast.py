@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 from phi.common.data_type import DataType
+from phi.core.bound import binds
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import cast_array
+from phi.kernels.funcs import COMPLEX, FLOATS, INTEGERS, cast_array, quiet
 
 __all__ = ["cast"]
 
@@ -27,3 +29,32 @@ def cast(ctx, x: Tensor, dtype: DataType) -> Tensor:
             f"{', '.join(CAST_DTYPES)}."
         )
     return cast_array(ctx, x, dtype)
+
+
+@binds(cast)
+def _bind_cast(ctx, attrs, metas):
+    """cast_array's path chosen once for the planned dtypes: a copy, or astype where cast_array
+    ends in a plain astype (phi.core.bound); the other paths stay the kernel's."""
+    (dtype,) = attrs
+    if ctx.xp is not np or metas[0] is None or dtype not in _TARGETS:
+        return None
+    src = metas[0][0]
+    if src is not dtype and (src in COMPLEX or dtype is DataType.BOOL
+                             or (dtype in INTEGERS and src in FLOATS)
+                             or dtype in (DataType.BFLOAT16, DataType.FLOAT16)):
+        return None
+    t, to = src.to_numpy(), dtype.to_numpy()
+    nd = np.ndarray
+    if src is dtype:
+        def bound(x):
+            if type(x) is nd and x.dtype is t:
+                return np.asarray(x, copy=True)
+            return cast(ctx, x, dtype)
+    else:
+        def bound(x):
+            if type(x) is nd and x.dtype is t:
+                with quiet(np):
+                    return x.astype(to)
+            return cast(ctx, x, dtype)
+    return bound
+

@@ -10,6 +10,7 @@ from phi.common.backend import Backend
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.common.scalar import Scalar
+from phi.core.bound import binds
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
@@ -121,3 +122,38 @@ def assign_value(ctx, shape: list[int], dtype: DataType, values: list[Scalar]) -
 
 
 __all__ += ["assign_value"]
+
+
+# Bound forms (phi.core.bound): the output depends on the attributes (and x's dims and dtype)
+# only, so it is made once and each call returns a fresh copy of it.
+
+@binds(full)
+def _bind_full(ctx, attrs, metas):
+    if ctx.xp is not np:
+        return None
+    template = full(ctx, *attrs)  # a typed error (negative dims): no bound form
+
+    def bound():
+        return template.copy()
+
+    return bound
+
+
+@binds(full_like)
+def _bind_full_like(ctx, attrs, metas):
+    if ctx.xp is not np or metas[0] is None:
+        return None
+    dtype_in, dims = metas[0]
+    t = dtype_in.to_numpy()
+    template = full_like(ctx, np.empty(dims, t), *attrs)
+    if type(template) is not np.ndarray:
+        return None
+    nd = np.ndarray
+
+    def bound(x):
+        if type(x) is nd and x.dtype is t and x.shape == dims:
+            return template.copy()
+        return full_like(ctx, x, *attrs)
+
+    return bound
+

@@ -4,7 +4,9 @@ funcs/slice_utils.h, funcs/strided_slice.h).  The index arithmetic is shared wit
 
 from __future__ import annotations
 
+import numpy as np
 from phi.common.int_array import IntArray
+from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.unary import slice_bounds, strided_slice_bounds
@@ -34,6 +36,31 @@ def slice_kernel(ctx, input: Tensor, axes: list[int], starts: IntArray, ends: In
     for axis, (start, end) in slice_bounds(input.shape, axes, starts.data, ends.data).items():
         index[axis] = slice(start, end)
     return _decrease(xp, xp.asarray(input[tuple(index)], copy=True), decrease_axis)
+
+
+@binds(slice_kernel)
+def _bind_slice(ctx, attrs, metas):
+    """slice_kernel's index and output dims worked out once for the planned dims."""
+    if ctx.xp is not np or metas[0] is None:
+        return None
+    axes, starts, ends, _infer_flags, decrease_axis = attrs
+    dims = metas[0][1]
+    index = [slice(None)] * len(dims)
+    for axis, (start, end) in slice_bounds(dims, axes, starts.data, ends.data).items():
+        index[axis] = slice(start, end)
+    index = tuple(index)
+    sliced = np.empty(dims, np.uint8)[index].shape
+    drop = {a + len(sliced) if a < 0 else a for a in decrease_axis}
+    out_dims = tuple(d for i, d in enumerate(sliced) if i not in drop) if decrease_axis else None
+    nd = np.ndarray
+
+    def bound(x):
+        if type(x) is nd and x.shape == dims:
+            out = np.asarray(x[index], copy=True)
+            return out if out_dims is None else out.reshape(out_dims)
+        return slice_kernel(ctx, x, *attrs)
+
+    return bound
 
 
 def _strided(ctx, x, axes, starts, ends, strides, infer_flags, decrease_axis):

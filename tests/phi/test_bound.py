@@ -18,9 +18,12 @@ from phi.common.scalar import Scalar
 from phi.core import bound
 from phi.core.errors import InvalidArgument, PreconditionNotMet
 from phi.flags import set_flags
+from phi.kernels.cast import cast
+from phi.kernels.creation import full, full_like
 from phi.kernels.elementwise import add, multiply, subtract
 from phi.kernels.manipulation import reshape, transpose, unsqueeze
 from phi.kernels.scale import scale_float
+from phi.kernels.slicing import slice_kernel
 
 CTX = CPUContext(CPUPlace())
 
@@ -124,6 +127,58 @@ def test_transpose():
     _check(transpose, ([0, 2, 1],), [x], np.ones((1, 2, 3), np.int8))
 
 
+def test_full_and_full_like_give_fresh_arrays():
+    for attrs in ((IntArray([2, 3]), Scalar(1.5), DataType.FLOAT32),
+                  (IntArray([]), Scalar(0.0), DataType.INT64),
+                  (IntArray([0, 4]), Scalar(np.nan), DataType.FLOAT64)):
+        _check(full, attrs, [])
+    b = bound.bind(full, CTX, (IntArray([2]), Scalar(7), DataType.INT32), [])
+    first = b()
+    first[0] = 0  # writing into one output changes no later one
+    _same(b(), np.array([7, 7], np.int32))
+    assert bound.bind(full, CTX, (IntArray([-1]), Scalar(0), DataType.INT32), []) is None
+    x = np.ones((2, 8), np.float32)
+    for attrs in ((Scalar(1.0), DataType.INT64), (Scalar(-np.inf), DataType.UNDEFINED),
+                  (Scalar(3.0), DataType.FLOAT64)):
+        _check(full_like, attrs, [x], x)
+        _check(full_like, attrs, [x], np.ones((3,), np.int32))  # other dims and dtype
+        _check(full_like, attrs, [x], np.ones((0, 8), np.float32))
+    # out of range: no bound form, the kernel raises at the call
+    assert bound.bind(full_like, CTX, (Scalar(1e10), DataType.INT32), [_meta(x)]) is None
+    with pytest.raises(InvalidArgument):
+        full_like(CTX, x, Scalar(1e10), DataType.INT32)
+
+
+def test_cast():
+    values = np.array([0.0, -1.5, 2.5, np.nan, np.inf, 1e39], np.float64)
+    for src, dst in ((np.float64, DataType.FLOAT32), (np.bool_, DataType.FLOAT32),
+                     (np.int64, DataType.FLOAT32), (np.float32, DataType.FLOAT32),
+                     (np.int32, DataType.INT64), (np.float64, DataType.COMPLEX64)):
+        with np.errstate(all="ignore"):
+            x = values.astype(src)
+        _check(cast, (dst,), [x], x)
+        _check(cast, (dst,), [x], np.array(3, np.int8))  # other dtype: the kernel's way
+    # the paths with their own rounding rules stay the kernel's: no bound form
+    for src, dst in ((np.float32, DataType.INT32), (np.float32, DataType.BOOL),
+                     (np.float32, DataType.FLOAT16), (np.complex64, DataType.FLOAT32),
+                     (np.float32, DataType.BFLOAT16)):
+        assert bound.bind(cast, CTX, (dst,), [_meta(np.zeros(2, src))]) is None
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2]
+    _check(cast, (DataType.FLOAT32,), [x], x)  # the copy keeps the kernel's layout
+
+
+def test_slice():
+    x = np.arange(2 * 8 * 32, dtype=np.float32).reshape(2, 8, 32)
+    for attrs in (([1], IntArray([0]), IntArray([1]), [1], [1]),
+                  ([0, 2], IntArray([-1, 4]), IntArray([100, -4]), [1, 1], []),
+                  ([2], IntArray([5]), IntArray([5]), [1], []),  # empty
+                  ([1, 0], IntArray([3, 1]), IntArray([4, 2]), [1, 1], [-2, 0])):
+        _check(slice_kernel, attrs, [x], x)
+        _check(slice_kernel, attrs, [x], x[:, :4])  # other dims: the kernel's way
+    _check(slice_kernel, ([1], IntArray([0]), IntArray([1]), [1], [1]), [x],
+           x.astype(np.int64))
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=32), min_size=0,
                 max_size=12),
@@ -146,5 +201,8 @@ def test_flag_off_and_other_devices():
     other = types.SimpleNamespace(xp=object(), place=CPUPlace())
     for fn, attrs, n in ((add, (), 2), (scale_float, (Scalar(2.0), 0.0, True), 1),
                          (reshape, (IntArray([-1]),), 1), (transpose, ([0, 1],), 1),
-                         (unsqueeze, (IntArray([0]),), 1)):
+                         (unsqueeze, (IntArray([0]),), 1), (cast, (DataType.FLOAT64,), 1),
+                         (full, (IntArray([1]), Scalar(1), DataType.INT32), 0),
+                         (full_like, (Scalar(1), DataType.INT32), 1),
+                         (slice_kernel, ([0], IntArray([0]), IntArray([1]), [1], []), 1)):
         assert bound.bind(fn, other, attrs, [_meta(F32)] * n) is None
