@@ -25,7 +25,7 @@ class BoundRunner:
     """``runner()`` runs ``op`` in ``scope`` on ``place``."""
 
     __slots__ = ("op", "scope", "place", "_fast", "_spec", "_guards", "_outs", "_fn", "_ctx",
-                 "_attrs", "_is_cpu", "runs", "fast_runs", "_simple")
+                 "_attrs", "_is_cpu", "_runs", "_fast_runs", "_replays", "_simple")
 
     def __init__(self, op, scope: Scope, place: Place) -> None:
         self.op = op
@@ -33,11 +33,35 @@ class BoundRunner:
         self.place = place
         self._fast = False
         self._simple = None
-        self.runs = 0
-        self.fast_runs = 0
+        self._runs = 0
+        self._fast_runs = 0
+        self._replays: list = []  # compiled segments that replay this op (their runs count)
+
+    # runs of the op, and how many took the fast path (the cached decision replayed), counting
+    # the runs of the compiled segments that replay it: a segment counts its own runs once
+    # instead of touching every member's counters on every run
+    @property
+    def runs(self) -> int:
+        return self._runs + sum(s.runs for s in self._replays)
+
+    @runs.setter
+    def runs(self, value: int) -> None:
+        self._runs += value - self.runs
+
+    @property
+    def fast_runs(self) -> int:
+        return self._fast_runs + sum(s.runs for s in self._replays)
+
+    @fast_runs.setter
+    def fast_runs(self, value: int) -> None:
+        self._fast_runs += value - self.fast_runs
+
+    def replayed_by(self, segment) -> None:
+        """``segment`` (with a ``runs`` counter) replays this op: its runs count as this op's."""
+        self._replays.append(segment)
 
     def __call__(self) -> None:
-        self.runs += 1
+        self._runs += 1
         simple = self._simple
         if simple is not None:
             # dense inputs, one dense output: the common op, in a tight loop
@@ -56,13 +80,13 @@ class BoundRunner:
             except Exception as exc:  # see _failed
                 raise self._failed(exc) from exc
             if r is None:  # the kernel leaves its output as it is (nop)
-                self.fast_runs += 1
+                self._fast_runs += 1
                 return None
             if self._is_cpu and type(r) is not np.ndarray:
                 r = np.asarray(r)
             out_var, dtype, kplace, layout = simple[1]
             out_var.value = DenseTensor(r, dtype, kplace, layout)
-            self.fast_runs += 1
+            self._fast_runs += 1
             return None
         if self._fast:
             guards = self._guards
@@ -110,7 +134,7 @@ class BoundRunner:
                     if self._is_cpu and type(r) is not np.ndarray:
                         r = np.asarray(r)
                     targets.value = DenseTensor(r, dtype, self._ctx.place, layout)
-            self.fast_runs += 1
+            self._fast_runs += 1
             return None
         return self._slow()
 

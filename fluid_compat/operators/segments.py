@@ -276,6 +276,8 @@ class CompiledSegment:
         self.last_compiled = False
         self._fn = None
         self._filename = f"<segment {next(_counter)}>"
+        for runner in members:  # the segment's compiled runs count as each member's runs
+            runner.replayed_by(self)
         self._arm()
 
     def _arm(self) -> bool:
@@ -307,11 +309,8 @@ class CompiledSegment:
             return self._bail(bail)
         except Exception as exc:
             raise self._failed(exc) from exc
-        self.runs += 1
+        self.runs += 1  # the members' runs and fast runs too (BoundRunner.replayed_by)
         self.last_compiled = True
-        for runner in self.members:
-            runner.runs += 1
-            runner.fast_runs += 1
         return None
 
     def _failed(self, exc: Exception) -> Exception:
