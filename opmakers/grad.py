@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -68,7 +68,7 @@ class GradOpDesc:
 
 @functools.cache
 def _data() -> dict:
-    return json.loads(resources.files("opmakers").joinpath("grad_defs.json").read_text())
+    return json.loads(Path(__file__).with_name("grad_defs.json").read_text())
 
 
 def _makers() -> dict[str, list[dict]]:

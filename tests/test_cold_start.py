@@ -322,3 +322,62 @@ def test_op_defs_read_line_by_line_equal_the_whole_file():
     for op in ("conv2d", "matmul_v2", "layer_norm", "while", "yolo_box"):
         eager = data.OpDef(op, whole[op]["family"], data._declare(whole[op]))
         assert opmakers.get_op_def(op).make() == eager.make()
+
+
+_RUN_BERT = f"""
+    import contextlib, io, sys
+    from fluid_compat.cli import main
+    with contextlib.redirect_stdout(io.StringIO()) as text:
+        main(["run", "{BERT / 'inference'}",
+              "--feed", "input_ids={BERT / 'input_input_ids.npy'}",
+              "--feed", "token_type_ids={BERT / 'input_token_type_ids.npy'}",
+              "--expect", "{BERT}"])
+    assert "matches Paddle's recorded output" in text.getvalue(), text.getvalue()
+"""
+
+# what a run of the BERT fixture does not import any more (each one cost a few ms)
+_NOT_IMPORTED_BY_A_RUN = (
+    "google.protobuf.descriptor_pool",  # framework messages straight from upb
+    "google.protobuf.internal.python_message",
+    "google.protobuf.text_format",
+    "importlib.resources",  # opmakers' data files by path
+)
+
+
+def test_a_run_imports_none_of_the_modules_it_does_without():
+    out = _python(_RUN_BERT + f"""
+    print(" ".join(m for m in {_NOT_IMPORTED_BY_A_RUN!r} if m in sys.modules) or "-")
+    """)
+    assert out.split() == ["-"]
+
+
+def test_framework_messages_from_upb_are_framework_pb2s_classes():
+    from google.protobuf.internal import api_implementation
+
+    from fluid_compat.framework.proto import framework_pb2
+
+    desc = ROOT / "fluid_compat" / "framework" / "proto" / "framework_pb2.desc"
+    assert desc.read_bytes() == framework_pb2.DESCRIPTOR.serialized_pb, (
+        "framework_pb2.desc is stale: run tools/gen_proto.sh")
+    names = ("BlockDesc", "OpDesc", "ProgramDesc", "Scalar", "VarDesc", "VarType")
+    code = f"""
+        import sys
+        from fluid_compat.framework.proto import messages
+        direct = messages.direct
+        assert direct == ("fluid_compat.framework.proto.framework_pb2" not in sys.modules)
+        from fluid_compat.framework.proto import framework_pb2
+        assert all(getattr(messages, n) is getattr(framework_pb2, n) for n in {names!r})
+        assert messages.VarType.TensorDesc is framework_pb2.VarType.TensorDesc
+        assert messages.OpDesc.Attr is framework_pb2.OpDesc.Attr
+        assert messages.VarType.FP32 == framework_pb2.VarType.FP32 == 5
+        p = messages.ProgramDesc.FromString(open("{BERT / 'inference.pdmodel'}", "rb").read())
+        assert isinstance(p, framework_pb2.ProgramDesc) and len(p.blocks[0].ops) == 91
+        print(direct)
+    """
+    upb = api_implementation.Type() == "upb"
+    assert _python(code).split() == [str(upb)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_proto_upb_direct="0")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False"]
