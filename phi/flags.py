@@ -173,3 +173,11 @@ define_flag(
     "Import kernel modules (phi and fluid) when a kernel of theirs is first looked up; 0 in the "
     "environment imports them all with the package (debugging). Results are the same.",
 )
+define_flag(
+    "FLAGS_lazy_kernel_build",
+    bool,
+    True,
+    "Make a built-in kernel's Kernel objects (signature parsing, argument definitions) on its "
+    "name's first lookup instead of when its module registers it; 0 builds at registration "
+    "(turning it off at run time builds every pending one). Results are the same.",
+)

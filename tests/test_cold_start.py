@@ -381,3 +381,87 @@ def test_framework_messages_from_upb_are_framework_pb2s_classes():
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False"]
+
+
+def test_kernels_are_built_on_their_first_lookup():
+    out = _python("""
+        import sys
+        import phi.kernels.elementwise  # registers add, subtract, ... : none built yet
+        from phi import DataType, KernelKey, Backend, DataLayout
+        from phi.core.registry import kernel_factory
+        f = kernel_factory()
+        assert {"add", "subtract"} <= set(f.deferred_pending())
+        assert f.has_kernel("subtract")
+        key = KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, DataType.FLOAT32)
+        k = f.select_kernel("add", key)
+        assert k is not None and k.fn.__module__ == "phi.kernels.elementwise"
+        assert "add" not in f.deferred_pending() and "subtract" in f.deferred_pending()
+        f.names()  # a listing builds everything
+        print(len(f.deferred_pending()))
+    """)
+    assert out.split() == ["0"]
+
+
+def test_every_kernel_built_late_equals_its_eager_build():
+    code = """
+        from phi.core.registry import kernel_factory
+        f = kernel_factory()
+        for name in f.names():
+            for key, k in sorted(f.kernels_of(name).items(), key=lambda kv: str(kv[0])):
+                print(name, key, k.args_def, [(d.name, d.kind, d.lod) for d in
+                                             k.args_def.inputs + k.args_def.outputs],
+                      k.args_def.attributes, k.fn.__module__, k.fn.__qualname__)
+    """
+    late = _python(code)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_lazy_kernel_build="0")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert late == done.stdout and len(late.splitlines()) > 1000
+
+
+def test_a_faulty_builtin_registration_raises_at_its_first_lookup(tmp_path):
+    (tmp_path / "fake_kernels.py").write_text(textwrap.dedent("""
+        from phi.core.kernel import Tensor
+        from phi.core.registry import register_kernel
+
+        @register_kernel("fake_kernel_x", "CPU", ["float32"], input_defs={"nope": {}})
+        def fake(ctx, x: Tensor) -> Tensor:
+            return x
+    """))
+    code = f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from phi import flags
+        from phi.core.errors import InvalidArgument
+        from phi.core.registry import kernel_factory
+        f = kernel_factory()
+        f._lazy_modules = f._lazy_modules | {{"fake_kernels"}}  # as a built-in module
+        try:
+            import fake_kernels
+        except InvalidArgument:
+            print("at import")
+            raise SystemExit(0)
+        for ask in (lambda: f.kernels_of("fake_kernel_x"), f.names):
+            try:
+                ask()
+            except InvalidArgument as exc:
+                print("at lookup", "input_defs names 'nope'" in str(exc))
+    """
+    assert _python(code).splitlines() == ["at lookup True", "at lookup True"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_lazy_kernel_build="0")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.split() == ["at", "import"], done.stderr
+
+
+def test_turning_the_late_build_off_builds_every_pending_kernel():
+    out = _python("""
+        import phi.kernels.elementwise
+        from phi import flags
+        from phi.core.registry import kernel_factory
+        assert kernel_factory().deferred_pending()
+        flags.set_flags({"FLAGS_lazy_kernel_build": False})
+        print(len(kernel_factory().deferred_pending()))
+    """)
+    assert out.split() == ["0"]

@@ -66,6 +66,7 @@ def _collect() -> dict[str, dict[str, list[str]]]:
         before = {n: set(keys) for n, keys in factory._kernels.items()}
         defined = set(flags._DEFS)
         importlib.import_module(module)
+        factory.build_deferred()  # FLAGS_lazy_kernel_build: its Kernel objects now
         phi_flags.update({n: short for n in set(flags._DEFS) - defined})
         for name, keys in factory._kernels.items():
             if set(keys) - before.get(name, set()):
