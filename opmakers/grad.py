@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import attrs
+from phi.core import records
 
 from opmakers.maker import OpProto, VarProto
 from phi.core.errors import NotFound
@@ -56,7 +56,7 @@ def grad_var_name(name: str) -> str:
     return name + GRAD_SUFFIX
 
 
-@attrs.frozen
+@records.frozen
 class GradOpDesc:
     """One grad op a maker emitted: type, slots -> variable names, attributes."""
 

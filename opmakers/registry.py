@@ -9,7 +9,6 @@ op and the registered types closest to it.
 
 from __future__ import annotations
 
-import difflib
 import threading
 
 from opmakers.data import load_op_defs
@@ -99,6 +98,8 @@ def runtime_attrs_or_empty(op_type: str) -> tuple[AttrProto, ...]:
 
 
 def _not_found_message(op_type: str) -> str:
+    import difflib  # only for a hint (a cold-start import)
+
     close = difflib.get_close_matches(op_type, list(_defs()), n=5, cutoff=0.6)
     hint = f" Close matches: {', '.join(close)}." if close else ""
     return (f"operator {op_type!r} is not registered in opmakers ({len(_defs())} ops are).{hint} "

@@ -341,6 +341,10 @@ _NOT_IMPORTED_BY_A_RUN = (
     "google.protobuf.internal.python_message",
     "google.protobuf.text_format",
     "importlib.resources",  # opmakers' data files by path
+    "attr", "attrs",  # phi.core.records
+    "difflib",  # only for NotFound hints
+    "shutil",  # argparse's terminal width (fluid_compat.cli._HelpFormatter)
+    "fluid_compat.operators.shadow",  # only with --shadow
 )
 
 
@@ -465,3 +469,15 @@ def test_turning_the_late_build_off_builds_every_pending_kernel():
         print(len(kernel_factory().deferred_pending()))
     """)
     assert out.split() == ["0"]
+
+
+def test_the_cli_help_formatter_is_as_wide_as_argparse_s(monkeypatch):
+    import argparse
+
+    from fluid_compat.cli import _HelpFormatter
+
+    for columns in ("40", "133", "", "junk", "-3"):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert _HelpFormatter("x")._width == argparse.HelpFormatter("x")._width
+    monkeypatch.delenv("COLUMNS")
+    assert _HelpFormatter("x")._width == argparse.HelpFormatter("x")._width

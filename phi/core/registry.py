@@ -12,10 +12,9 @@ import importlib
 import sys
 import threading
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-import attrs
+from phi.core import records
 
 from phi import flags
 from phi.common.backend import Backend, CustomBackend, backend_from_name
@@ -47,7 +46,7 @@ _FALLBACK_FLAG = "FLAGS_enable_api_kernel_fallback"
 _LAZY_BUILD_FLAG = "FLAGS_lazy_kernel_build"
 
 
-@attrs.frozen(slots=True)
+@records.frozen
 class LookupStep:
     """One step of selection: its number in semantics.md, the key tried, whether it was there."""
 
@@ -59,7 +58,7 @@ class LookupStep:
         return f"step {self.step}: {self.key} -> {'found' if self.found else 'not registered'}"
 
 
-@attrs.frozen(slots=True)
+@records.frozen
 class KernelResult:
     """What selection decided: the kernel, whether it is a CPU fallback, and how it got there."""
 
@@ -235,6 +234,8 @@ class KernelFactory:
         found = self._kernels.get(name)
         if found is None:
             self.load_all()  # the hint names the closest of every kernel
+            import difflib  # only for a hint (a cold-start import)
+
             close = difflib.get_close_matches(name, list(self._kernels), n=5)
             hint = f" Closest registered names: {', '.join(close)}." if close else ""
             raise NotFound(f"The kernel `{name}` is not registered.{hint}")
