@@ -26,7 +26,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-from phi.core import records
+import phi.core.records as records
 
 __all__ = [
     "CONVERTERS",

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from phi.core import records
+import phi.core.records as records
 
 from opmakers.attr_types import CONVERTERS, LIST_TYPES, AttrTypeMismatch, VarRef, expected_text
 from opmakers.attr_types import show_value as _show

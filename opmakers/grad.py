@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from phi.core import records
+import phi.core.records as records
 
 from opmakers.maker import OpProto, VarProto
 from phi.core.errors import NotFound

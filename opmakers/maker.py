@@ -28,7 +28,7 @@ import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from phi.core import records
+import phi.core.records as records
 
 from opmakers.attr_types import (
     LIST_TYPES,
