@@ -345,6 +345,7 @@ _NOT_IMPORTED_BY_A_RUN = (
     "difflib",  # only for NotFound hints
     "shutil",  # argparse's terminal width (fluid_compat.cli._HelpFormatter)
     "fluid_compat.operators.shadow",  # only with --shadow
+    "logging",  # phi.core.trace.logger made when the trace is on or it is asked for
 )
 
 
