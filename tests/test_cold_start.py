@@ -482,3 +482,16 @@ def test_the_cli_help_formatter_is_as_wide_as_argparse_s(monkeypatch):
         assert _HelpFormatter("x")._width == argparse.HelpFormatter("x")._width
     monkeypatch.delenv("COLUMNS")
     assert _HelpFormatter("x")._width == argparse.HelpFormatter("x")._width
+
+
+def test_a_parse_for_one_command_builds_only_its_parser():
+    from fluid_compat import cli
+
+    argv = ["run", str(BERT / "inference"), "--feed", "a=b.npy", "--pin", "relu=fluid"]
+    one, every = cli.build_parser("run"), cli.build_parser()
+    sub_one = next(a for a in one._actions if a.dest == "command")
+    sub_every = next(a for a in every._actions if a.dest == "command")
+    assert list(sub_one.choices) == ["run"]
+    assert list(sub_every.choices) == list(cli._COMMANDS)
+    assert vars(one.parse_args(argv)) == vars(every.parse_args(argv))
+    assert sub_one.choices["run"].format_help() == sub_every.choices["run"].format_help()
