@@ -495,3 +495,19 @@ def test_a_parse_for_one_command_builds_only_its_parser():
     assert list(sub_every.choices) == list(cli._COMMANDS)
     assert vars(one.parse_args(argv)) == vars(every.parse_args(argv))
     assert sub_one.choices["run"].format_help() == sub_every.choices["run"].format_help()
+
+
+def test_op_definitions_are_made_when_first_asked_for():
+    out = _python("""
+        import opmakers
+        from opmakers import registry
+        from opmakers.data import load_op_defs
+        assert opmakers.has_op("matmul_v2") and len(opmakers.all_op_types()) > 700
+        made = sum(isinstance(v, opmakers.OpDef) for v in registry._DEFS.values())
+        d = opmakers.get_op_def("matmul_v2")
+        assert opmakers.get_op_def("matmul_v2") is d
+        eager = load_op_defs()
+        assert all(opmakers.get_op_def(op) == eager[op] for op in eager)
+        print(made, d.family)
+    """)
+    assert out.split() == ["0", "linalg"]
