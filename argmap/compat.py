@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from attrs import field, frozen
+from phi.core.records import field, frozen
 
 from argmap.context import ArgumentMappingContext
 from argmap.signature import KernelSignature

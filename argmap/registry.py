@@ -18,13 +18,12 @@ the op and the closest known ones.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from attrs import field, frozen
+from phi.core.records import field, frozen
 
 import opmakers
 from argmap.compat import GRAD_COMPAT_FILE, CompatEntry, load_compat
@@ -461,6 +460,8 @@ class ArgMappingRegistry:
 
     def _not_found_text(self, op_type: str) -> str:
         known = list(self.op_types())
+        import difflib  # only for a hint (a cold-start import)
+
         close = difflib.get_close_matches(op_type, known, n=5, cutoff=0.6)
         hint = f" Close matches: {', '.join(close)}." if close else ""
         return (f"Operator `{op_type}`'s kernel signature is not registered: it has no mapping "

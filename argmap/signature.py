@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from attrs import field, frozen
+from phi.core.records import field, frozen
 
 from phi.core.errors import InvalidArgument
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 
@@ -158,6 +159,37 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``, without importing shutil (and bz2, lzma ...)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, sized as argparse sizes it: argparse builds one per argument it
+    adds and imports shutil for the terminal width (~5 ms of a cold start)."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        if width is None:
+            width = _terminal_columns() - 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser (and its subcommands' parsers) with :class:`_HelpFormatter`."""
+
+    def __init__(self, *args, formatter_class=_HelpFormatter, **kwargs):
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+
 def _spare_the_collector() -> None:
     """Keep the garbage collector off what the imports made, and off everything at exit.
 
@@ -182,11 +214,24 @@ _FREEZE_AT_EXIT: list[bool] = []
 _COMMANDS = ("run", "train", "kernels", "demo", "argmap-check", "ops", "compare", "explain")
 
 
+class _Skipped:
+    """What `build_parser` hands a subcommand it does not build: takes options, keeps none."""
+
+    def add_argument(self, *args, **kwargs) -> None:
+        pass
+
+    def set_defaults(self, **kwargs) -> None:
+        pass
+
+
+_SKIPPED = _Skipped()
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The ``fluid-compat`` parser.  With `command`, only that subcommand's options are built
-    (its tool module imported); the others are listed with their help line but take no options
-    (what `main` does: a run imports nothing of ``compare``, ``train`` ...)."""
-    parser = argparse.ArgumentParser(
+    """The ``fluid-compat`` parser.  With `command`, only that subcommand is built (its tool
+    module imported), what `main` does for a command line that names one: a run builds no
+    parser of ``compare``, ``train`` ... and imports nothing of them; without, every one."""
+    parser = _Parser(
         prog="fluid-compat",
         description="Run legacy PaddlePaddle programs on phi kernels; inspect the bridge.",
     )
@@ -196,45 +241,50 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     def wanted(name: str) -> bool:
         return command is None or command == name
 
-    p = sub.add_parser("run", help="run a legacy model (.pdmodel/.pdiparams) and summarize")
+    def add(name: str, **kwargs):
+        # with `command` (a parse, not a listing) the other subcommands are not built: their
+        # parsers serve neither the parse nor its error messages, which are the subcommand's
+        return sub.add_parser(name, **kwargs) if wanted(name) else _SKIPPED
+
+    p = add("run", help="run a legacy model (.pdmodel/.pdiparams) and summarize")
     if wanted("run"):
         from fluid_compat.tools.run import add_arguments
 
         add_arguments(p)
     p.set_defaults(func=_cmd_run)
-    p = sub.add_parser("train", help="run a legacy training program for N steps, printing "
-                                     "the loss of each step")
+    p = add("train", help="run a legacy training program for N steps, printing "
+                          "the loss of each step")
     if wanted("train"):
         from fluid_compat.tools.train import add_arguments as add_train_arguments
 
         add_train_arguments(p)
     p.set_defaults(func=_cmd_train)
-    p = sub.add_parser("kernels", help="list the phi kernel registry (names and keys)")
+    p = add("kernels", help="list the phi kernel registry (names and keys)")
     p.add_argument("name", nargs="?", help="one kernel: every key and its argument definition")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=_cmd_kernels)
-    p = sub.add_parser("demo", help="run a few eager-API ops and print their dispatch trace")
+    p = add("demo", help="run a few eager-API ops and print their dispatch trace")
     p.set_defaults(func=_cmd_demo)
-    p = sub.add_parser("argmap-check", add_help=False,
-                       help="check every legacy op's possible KernelSignatures against the "
-                            "phi kernels (argmap-check -h for its options)")
+    p = add("argmap-check", add_help=False,
+            help="check every legacy op's possible KernelSignatures against the "
+                 "phi kernels (argmap-check -h for its options)")
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(func=_cmd_argmap_check)
-    p = sub.add_parser("ops", help="migration status of every legacy op (fluid / phi / both)")
+    p = add("ops", help="migration status of every legacy op (fluid / phi / both)")
     if wanted("ops"):
         from fluid_compat.tools import ops_status
 
         ops_status.add_arguments(p)
     p.set_defaults(func=_cmd_ops)
-    p = sub.add_parser("compare", help="run every op with both kernels both ways and compare "
-                                       "(non-zero exit on divergence)")
+    p = add("compare", help="run every op with both kernels both ways and compare "
+                            "(non-zero exit on divergence)")
     if wanted("compare"):
         from fluid_compat.tools import compare
 
         compare.add_arguments(p)
     p.set_defaults(func=_cmd_compare)
-    p = sub.add_parser("explain", help="why each op got its kernel: expected kernel type, "
-                                       "signature, lookups, fallback, transforms")
+    p = add("explain", help="why each op got its kernel: expected kernel type, "
+                            "signature, lookups, fallback, transforms")
     if wanted("explain"):
         from fluid_compat.tools import explain
 

@@ -22,7 +22,6 @@ fluid_compat.operators.fusion), so which plan serves a run never shows in its re
 
 from __future__ import annotations
 
-import difflib
 import threading
 from contextlib import nullcontext
 from collections.abc import Iterable, Mapping, Sequence
@@ -274,11 +273,14 @@ class Executor:
         also run the other side of every op with both kernels and record the comparisons in
         ``shadow_report`` (results are never changed)."""
         from fluid_compat.operators.pinning import parse_pins
-        from fluid_compat.operators.shadow import ShadowRecorder
 
         self.place = CPUPlace() if place is None else to_place(place)
         self.pins = parse_pins(pins)
-        self.shadow_report = ShadowRecorder() if shadow else None
+        self.shadow_report = None
+        if shadow:
+            from fluid_compat.operators.shadow import ShadowRecorder
+
+            self.shadow_report = ShadowRecorder()
         self._pools: dict[tuple, _PlanPool] = {}
         self._lock = threading.Lock()
         self._local = threading.local()  # the calling thread's last plan (`last_stats`)
@@ -394,6 +396,8 @@ class Executor:
             return targets
         for name in feed:
             if block.find_var(name) is None:
+                import difflib  # only for a hint (a cold-start import)
+
                 close = difflib.get_close_matches(name, list(block.vars), n=3)
                 hint = f" Did you mean {', '.join(close)}?" if close else ""
                 raise FeedError(f"feed name `{name}` is not a variable of the program.{hint}")

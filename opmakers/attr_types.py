@@ -26,7 +26,7 @@ import struct
 from collections.abc import Callable
 from typing import Any
 
-import attrs
+import phi.core.records as records
 
 __all__ = [
     "CONVERTERS",
@@ -74,7 +74,7 @@ class AttrType(enum.IntEnum):
             raise ValueError(f"unknown attribute type {name!r}; known: {known}") from None
 
 
-@attrs.frozen
+@records.frozen
 class VarRef:
     """An attribute whose value is a Variable (AttrType VAR; a list of them is VARS).
 
@@ -82,7 +82,7 @@ class VarRef:
     from the variable at run time instead of from the OpDesc.
     """
 
-    name: str = attrs.field(validator=attrs.validators.instance_of(str))
+    name: str = records.field(validator=records.instance_of(str))
 
 
 class AttrTypeMismatch(Exception):

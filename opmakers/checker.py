@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import attrs
+import phi.core.records as records
 
 from opmakers.attr_types import CONVERTERS, LIST_TYPES, AttrTypeMismatch, VarRef, expected_text
 from opmakers.attr_types import show_value as _show
@@ -33,14 +33,14 @@ __all__ = ["UNKNOWN_POLICIES", "check_attrs"]
 UNKNOWN_POLICIES = ("raise", "keep", "drop")
 
 
-@attrs.frozen
+@records.frozen
 class _Entry:
     proto: AttrProto
     convert: Callable[[Any], Any]
     is_list: bool
 
 
-@attrs.frozen
+@records.frozen
 class _Table:
     proto: OpProto
     runtime: tuple[AttrProto, ...]

@@ -18,7 +18,7 @@ from typing import Any
 from opmakers.attr_types import AttrType
 from opmakers.maker import OpDef, OpMaker
 
-__all__ = ["OP_DEFS_JSON", "load_op_defs"]
+__all__ = ["OP_DEFS_JSON", "load_op_defs", "load_op_entries", "op_def"]
 
 OP_DEFS_JSON = Path(__file__).with_name("op_defs.json")
 
@@ -67,19 +67,33 @@ def _declare(entry: dict[str, Any]):
 
 @lru_cache(maxsize=1)
 def load_op_defs(path: Path = OP_DEFS_JSON) -> dict[str, OpDef]:
-    """op type -> OpDef for every entry of the data file (read once).
+    """op type -> OpDef for every entry of the data file (read once)."""
+    return {op_type: op_def(op_type, entry) for op_type, entry in load_op_entries(path).items()}
+
+
+@lru_cache(maxsize=1)
+def load_op_entries(path: Path = OP_DEFS_JSON) -> dict[str, OpDef | tuple[str, str]]:
+    """op type -> its OpDef, or ``(family, entry JSON)`` that `op_def` makes one of.
 
     The generator writes one op per line; each line's JSON is parsed when its op is first
-    defined (``OpDef.make``), so the first lookup reads 784 keys and families, not 218 kB of
-    JSON (a cold-start cost).  A file in another layout is parsed whole, as before."""
+    defined (``OpDef.make``) and its OpDef made when first asked for (opmakers.registry), so
+    the first lookup reads 784 keys and families, not 218 kB of JSON and 784 definitions (a
+    cold-start cost).  A file in another layout is parsed whole, as before."""
     text = Path(path).read_text()
     lines = _op_lines(text)
     if lines is None:
         data = json.loads(text)
         return {op_type: OpDef(op_type, entry["family"], _declare(entry))
                 for op_type, entry in data["ops"].items()}
-    return {op_type: OpDef(op_type, family, _declare_later(value))
-            for op_type, family, value in lines}
+    return {op_type: (family, value) for op_type, family, value in lines}
+
+
+def op_def(op_type: str, entry: OpDef | tuple[str, str]) -> OpDef:
+    """The OpDef of one `load_op_entries` value."""
+    if isinstance(entry, OpDef):
+        return entry
+    family, value = entry
+    return OpDef(op_type, family, _declare_later(value))
 
 
 _FAMILY = '{"family":"'

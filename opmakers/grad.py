@@ -26,10 +26,10 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable, Mapping
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
-import attrs
+import phi.core.records as records
 
 from opmakers.maker import OpProto, VarProto
 from phi.core.errors import NotFound
@@ -56,7 +56,7 @@ def grad_var_name(name: str) -> str:
     return name + GRAD_SUFFIX
 
 
-@attrs.frozen
+@records.frozen
 class GradOpDesc:
     """One grad op a maker emitted: type, slots -> variable names, attributes."""
 
@@ -68,7 +68,7 @@ class GradOpDesc:
 
 @functools.cache
 def _data() -> dict:
-    return json.loads(resources.files("opmakers").joinpath("grad_defs.json").read_text())
+    return json.loads(Path(__file__).with_name("grad_defs.json").read_text())
 
 
 def _makers() -> dict[str, list[dict]]:

@@ -28,7 +28,7 @@ import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import attrs
+import phi.core.records as records
 
 from opmakers.attr_types import (
     LIST_TYPES,
@@ -97,12 +97,12 @@ def _freeze(value: Any) -> Any:
 # ---------------------------------------------------------------------------------------------
 
 
-@attrs.frozen
+@records.frozen
 class InSet:
     """The value (each element, for a list attribute) must be one of `values` (Paddle's
     ``InEnum``)."""
 
-    values: tuple[Any, ...] = attrs.field(converter=_tuple)
+    values: tuple[Any, ...] = records.field(converter=_tuple)
 
     def violation(self, value: Any) -> str | None:
         """None when `value` passes, else what was expected."""
@@ -119,12 +119,12 @@ _COMPARISONS: dict[str, tuple[str, Callable[[Any, Any], bool]]] = {
 }
 
 
-@attrs.frozen
+@records.frozen
 class Compare:
     """The value (each element, for a list attribute) must compare with `bound` (Paddle's
     ``GreaterThan`` / ``EqualGreaterThan`` / ``LessThan`` / ``EqualLessThan``)."""
 
-    op: str = attrs.field(validator=attrs.validators.in_(_COMPARISONS))
+    op: str = records.field(validator=records.in_(_COMPARISONS))
     bound: float
 
     def violation(self, value: Any) -> str | None:
@@ -154,16 +154,16 @@ def check_value(checks: tuple[AttrCheck, ...], attr_type: AttrType, value: Any) 
 # ---------------------------------------------------------------------------------------------
 
 
-def _name(instance: Any, attribute: attrs.Attribute, value: str) -> None:
+def _name(instance: Any, attribute: records.Attribute, value: str) -> None:
     if not isinstance(value, str) or not value:
         raise InvalidArgument(f"{type(instance).__name__}.{attribute.name} must be a non-empty str")
 
 
-@attrs.frozen
+@records.frozen
 class VarProto:
     """One input or output slot of an OpProto (``OpProto.Var``)."""
 
-    name: str = attrs.field(validator=_name)
+    name: str = records.field(validator=_name)
     comment: str = ""
     duplicable: bool = False
     intermediate: bool = False
@@ -172,22 +172,22 @@ class VarProto:
     quant: bool = False
 
 
-@attrs.frozen
+@records.frozen
 class AttrProto:
     """One attribute of an OpProto (``OpProto.Attr``) with its default and checkers.
 
     `default` is the canonical value (lists as tuples, FLOAT as float32 values) or `REQUIRED`.
     """
 
-    name: str = attrs.field(validator=_name)
-    type: AttrType = attrs.field(converter=_attr_type)
-    default: Any = attrs.field(default=REQUIRED, converter=_freeze)
+    name: str = records.field(validator=_name)
+    type: AttrType = records.field(converter=_attr_type)
+    default: Any = records.field(default=REQUIRED, converter=_freeze)
     comment: str = ""
     generated: bool = False
     extra: bool = False
     quant: bool = False
     support_tensor: bool = False
-    checks: tuple[AttrCheck, ...] = attrs.field(default=(), converter=_tuple)
+    checks: tuple[AttrCheck, ...] = records.field(default=(), converter=_tuple)
 
     @property
     def required(self) -> bool:
@@ -195,8 +195,8 @@ class AttrProto:
         return self.default is REQUIRED
 
 
-def _unique(kind: str) -> Callable[[Any, attrs.Attribute, tuple[Any, ...]], None]:
-    def validate(instance: Any, attribute: attrs.Attribute, value: tuple[Any, ...]) -> None:
+def _unique(kind: str) -> Callable[[Any, records.Attribute, tuple[Any, ...]], None]:
+    def validate(instance: Any, attribute: records.Attribute, value: tuple[Any, ...]) -> None:
         seen: set[str] = set()
         for item in value:
             if item.name in seen:
@@ -206,14 +206,14 @@ def _unique(kind: str) -> Callable[[Any, attrs.Attribute, tuple[Any, ...]], None
     return validate
 
 
-@attrs.frozen
+@records.frozen
 class OpProto:
     """The description of a legacy op (``paddle.framework.proto.OpProto``)."""
 
-    type: str = attrs.field(validator=_name)
-    inputs: tuple[VarProto, ...] = attrs.field(converter=_tuple, validator=_unique("input"))
-    outputs: tuple[VarProto, ...] = attrs.field(converter=_tuple, validator=_unique("output"))
-    attrs: tuple[AttrProto, ...] = attrs.field(converter=_tuple, validator=_unique("attribute"))
+    type: str = records.field(validator=_name)
+    inputs: tuple[VarProto, ...] = records.field(converter=_tuple, validator=_unique("input"))
+    outputs: tuple[VarProto, ...] = records.field(converter=_tuple, validator=_unique("output"))
+    attrs: tuple[AttrProto, ...] = records.field(converter=_tuple, validator=_unique("attribute"))
     comment: str = ""
 
     def input(self, name: str) -> VarProto:
@@ -461,13 +461,13 @@ class OpMaker:
         return proto, runtime
 
 
-@attrs.frozen
+@records.frozen
 class OpDef:
     """One op definition: its type and the function that declares it to an `OpMaker`."""
 
-    type: str = attrs.field(validator=_name)
+    type: str = records.field(validator=_name)
     family: str
-    define: Callable[[OpMaker], None] = attrs.field(eq=False)
+    define: Callable[[OpMaker], None] = records.field(eq=False)
 
     def make(self) -> tuple[OpProto, tuple[AttrProto, ...]]:
         """Run the definition: the OpProto and the runtime attributes."""

@@ -9,10 +9,10 @@ op and the registered types closest to it.
 
 from __future__ import annotations
 
-import difflib
 import threading
 
-from opmakers.data import load_op_defs
+from opmakers.data import load_op_entries
+from opmakers.data import op_def as _make_op_def
 from opmakers.maker import AttrProto, OpDef, OpProto
 from phi.core.errors import AlreadyExists, NotFound
 
@@ -27,16 +27,18 @@ __all__ = [
 ]
 
 _CUSTOM: dict[str, OpDef] = {}
-_DEFS: dict[str, OpDef] = {}  # the data file's entries and the custom ones, filled on first use
+# the data file's entries and the custom ones, filled on first use; a data entry is
+# ``(family, JSON)`` until its OpDef is first asked for (`get_op_def`)
+_DEFS: dict[str, OpDef | tuple[str, str]] = {}
 _BUILT: dict[str, tuple[OpProto, tuple[AttrProto, ...]]] = {}
 _LOCK = threading.Lock()
 
 
-def _defs() -> dict[str, OpDef]:
+def _defs() -> dict[str, OpDef | tuple[str, str]]:
     if not _DEFS:
         with _LOCK:
             if not _DEFS:
-                _DEFS.update({**load_op_defs(), **_CUSTOM})
+                _DEFS.update({**load_op_entries(), **_CUSTOM})
     return _DEFS
 
 
@@ -46,7 +48,8 @@ def register_op(op_def: OpDef) -> None:
     with _LOCK:
         previous = defs.get(op_def.type)
         if previous is not None:
-            raise AlreadyExists(f"op {op_def.type} is defined by family {previous.family} and "
+            family = previous.family if isinstance(previous, OpDef) else previous[0]
+            raise AlreadyExists(f"op {op_def.type} is defined by family {family} and "
                                 f"again by {op_def.family}")
         _CUSTOM[op_def.type] = op_def
         defs[op_def.type] = op_def
@@ -64,10 +67,13 @@ def all_op_types() -> tuple[str, ...]:
 
 def get_op_def(op_type: str) -> OpDef:
     """The definition of `op_type`; NotFound names close matches."""
-    op_def = _defs().get(op_type)
-    if op_def is None:
+    found = _defs().get(op_type)
+    if found is None:
         raise NotFound(_not_found_message(op_type))
-    return op_def
+    if not isinstance(found, OpDef):
+        # made once per entry in practice; two threads racing make equal OpDefs
+        found = _DEFS[op_type] = _make_op_def(op_type, found)
+    return found
 
 
 def _built(op_type: str) -> tuple[OpProto, tuple[AttrProto, ...]]:
@@ -99,6 +105,8 @@ def runtime_attrs_or_empty(op_type: str) -> tuple[AttrProto, ...]:
 
 
 def _not_found_message(op_type: str) -> str:
+    import difflib  # only for a hint (a cold-start import)
+
     close = difflib.get_close_matches(op_type, list(_defs()), n=5, cutoff=0.6)
     hint = f" Close matches: {', '.join(close)}." if close else ""
     return (f"operator {op_type!r} is not registered in opmakers ({len(_defs())} ops are).{hint} "

@@ -10,14 +10,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 
-import attrs
+from phi.core import records
 
 from phi.core.errors import InvalidArgument, NotFound
 
 __all__ = ["FLAGS", "define_flag", "flag", "get_flags", "on_change", "set_flags"]
 
 
-@attrs.frozen
+@records.frozen
 class FlagDef:
     name: str
     type: type
@@ -172,4 +172,19 @@ define_flag(
     True,
     "Import kernel modules (phi and fluid) when a kernel of theirs is first looked up; 0 in the "
     "environment imports them all with the package (debugging). Results are the same.",
+)
+define_flag(
+    "FLAGS_attrs_records",
+    bool,
+    False,
+    "Define the record classes (phi.core.records) with attrs itself, as before; read from the "
+    "environment when phi is first imported (changing it later has no effect).",
+)
+define_flag(
+    "FLAGS_lazy_kernel_build",
+    bool,
+    True,
+    "Make a built-in kernel's Kernel objects (signature parsing, argument definitions) on its "
+    "name's first lookup instead of when its module registers it; 0 builds at registration "
+    "(turning it off at run time builds every pending one). Results are the same.",
 )

@@ -12,7 +12,7 @@ order layout -> dtype -> place.  Rules (semantics.md, "Data preparation"):
 
 from __future__ import annotations
 
-import attrs
+from phi.core import records
 
 from phi.backends import get_context
 from phi.common.backend import Backend
@@ -43,7 +43,7 @@ _PERM = {
 }
 
 
-@attrs.frozen(slots=True)
+@records.frozen
 class TransformFlag:
     """Paddle's TransformFlag; ``stop_transform`` wins over the three others."""
 

@@ -322,3 +322,192 @@ def test_op_defs_read_line_by_line_equal_the_whole_file():
     for op in ("conv2d", "matmul_v2", "layer_norm", "while", "yolo_box"):
         eager = data.OpDef(op, whole[op]["family"], data._declare(whole[op]))
         assert opmakers.get_op_def(op).make() == eager.make()
+
+
+_RUN_BERT = f"""
+    import contextlib, io, sys
+    from fluid_compat.cli import main
+    with contextlib.redirect_stdout(io.StringIO()) as text:
+        main(["run", "{BERT / 'inference'}",
+              "--feed", "input_ids={BERT / 'input_input_ids.npy'}",
+              "--feed", "token_type_ids={BERT / 'input_token_type_ids.npy'}",
+              "--expect", "{BERT}"])
+    assert "matches Paddle's recorded output" in text.getvalue(), text.getvalue()
+"""
+
+# what a run of the BERT fixture does not import any more (each one cost a few ms)
+_NOT_IMPORTED_BY_A_RUN = (
+    "google.protobuf.descriptor_pool",  # framework messages straight from upb
+    "google.protobuf.internal.python_message",
+    "google.protobuf.text_format",
+    "importlib.resources",  # opmakers' data files by path
+    "attr", "attrs",  # phi.core.records
+    "difflib",  # only for NotFound hints
+    "shutil",  # argparse's terminal width (fluid_compat.cli._HelpFormatter)
+    "fluid_compat.operators.shadow",  # only with --shadow
+    "logging",  # phi.core.trace.logger made when the trace is on or it is asked for
+)
+
+
+def test_a_run_imports_none_of_the_modules_it_does_without():
+    out = _python(_RUN_BERT + f"""
+    print(" ".join(m for m in {_NOT_IMPORTED_BY_A_RUN!r} if m in sys.modules) or "-")
+    """)
+    assert out.split() == ["-"]
+
+
+def test_framework_messages_from_upb_are_framework_pb2s_classes():
+    from google.protobuf.internal import api_implementation
+
+    from fluid_compat.framework.proto import framework_pb2
+
+    desc = ROOT / "fluid_compat" / "framework" / "proto" / "framework_pb2.desc"
+    assert desc.read_bytes() == framework_pb2.DESCRIPTOR.serialized_pb, (
+        "framework_pb2.desc is stale: run tools/gen_proto.sh")
+    names = ("BlockDesc", "OpDesc", "ProgramDesc", "Scalar", "VarDesc", "VarType")
+    code = f"""
+        import sys
+        from fluid_compat.framework.proto import messages
+        direct = messages.direct
+        assert direct == ("fluid_compat.framework.proto.framework_pb2" not in sys.modules)
+        from fluid_compat.framework.proto import framework_pb2
+        assert all(getattr(messages, n) is getattr(framework_pb2, n) for n in {names!r})
+        assert messages.VarType.TensorDesc is framework_pb2.VarType.TensorDesc
+        assert messages.OpDesc.Attr is framework_pb2.OpDesc.Attr
+        assert messages.VarType.FP32 == framework_pb2.VarType.FP32 == 5
+        p = messages.ProgramDesc.FromString(open("{BERT / 'inference.pdmodel'}", "rb").read())
+        assert isinstance(p, framework_pb2.ProgramDesc) and len(p.blocks[0].ops) == 91
+        print(direct)
+    """
+    upb = api_implementation.Type() == "upb"
+    assert _python(code).split() == [str(upb)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_proto_upb_direct="0")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False"]
+
+
+def test_kernels_are_built_on_their_first_lookup():
+    out = _python("""
+        import sys
+        import phi.kernels.elementwise  # registers add, subtract, ... : none built yet
+        from phi import DataType, KernelKey, Backend, DataLayout
+        from phi.core.registry import kernel_factory
+        f = kernel_factory()
+        assert {"add", "subtract"} <= set(f.deferred_pending())
+        assert f.has_kernel("subtract")
+        key = KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, DataType.FLOAT32)
+        k = f.select_kernel("add", key)
+        assert k is not None and k.fn.__module__ == "phi.kernels.elementwise"
+        assert "add" not in f.deferred_pending() and "subtract" in f.deferred_pending()
+        f.names()  # a listing builds everything
+        print(len(f.deferred_pending()))
+    """)
+    assert out.split() == ["0"]
+
+
+def test_every_kernel_built_late_equals_its_eager_build():
+    code = """
+        from phi.core.registry import kernel_factory
+        f = kernel_factory()
+        for name in f.names():
+            for key, k in sorted(f.kernels_of(name).items(), key=lambda kv: str(kv[0])):
+                print(name, key, k.args_def, [(d.name, d.kind, d.lod) for d in
+                                             k.args_def.inputs + k.args_def.outputs],
+                      k.args_def.attributes, k.fn.__module__, k.fn.__qualname__)
+    """
+    late = _python(code)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_lazy_kernel_build="0")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert late == done.stdout and len(late.splitlines()) > 1000
+
+
+def test_a_faulty_builtin_registration_raises_at_its_first_lookup(tmp_path):
+    (tmp_path / "fake_kernels.py").write_text(textwrap.dedent("""
+        from phi.core.kernel import Tensor
+        from phi.core.registry import register_kernel
+
+        @register_kernel("fake_kernel_x", "CPU", ["float32"], input_defs={"nope": {}})
+        def fake(ctx, x: Tensor) -> Tensor:
+            return x
+    """))
+    code = f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        from phi import flags
+        from phi.core.errors import InvalidArgument
+        from phi.core.registry import kernel_factory
+        f = kernel_factory()
+        f._lazy_modules = f._lazy_modules | {{"fake_kernels"}}  # as a built-in module
+        try:
+            import fake_kernels
+        except InvalidArgument:
+            print("at import")
+            raise SystemExit(0)
+        for ask in (lambda: f.kernels_of("fake_kernel_x"), f.names):
+            try:
+                ask()
+            except InvalidArgument as exc:
+                print("at lookup", "input_defs names 'nope'" in str(exc))
+    """
+    assert _python(code).splitlines() == ["at lookup True", "at lookup True"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_lazy_kernel_build="0")
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.split() == ["at", "import"], done.stderr
+
+
+def test_turning_the_late_build_off_builds_every_pending_kernel():
+    out = _python("""
+        import phi.kernels.elementwise
+        from phi import flags
+        from phi.core.registry import kernel_factory
+        assert kernel_factory().deferred_pending()
+        flags.set_flags({"FLAGS_lazy_kernel_build": False})
+        print(len(kernel_factory().deferred_pending()))
+    """)
+    assert out.split() == ["0"]
+
+
+def test_the_cli_help_formatter_is_as_wide_as_argparse_s(monkeypatch):
+    import argparse
+
+    from fluid_compat.cli import _HelpFormatter
+
+    for columns in ("40", "133", "", "junk", "-3"):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert _HelpFormatter("x")._width == argparse.HelpFormatter("x")._width
+    monkeypatch.delenv("COLUMNS")
+    assert _HelpFormatter("x")._width == argparse.HelpFormatter("x")._width
+
+
+def test_a_parse_for_one_command_builds_only_its_parser():
+    from fluid_compat import cli
+
+    argv = ["run", str(BERT / "inference"), "--feed", "a=b.npy", "--pin", "relu=fluid"]
+    one, every = cli.build_parser("run"), cli.build_parser()
+    sub_one = next(a for a in one._actions if a.dest == "command")
+    sub_every = next(a for a in every._actions if a.dest == "command")
+    assert list(sub_one.choices) == ["run"]
+    assert list(sub_every.choices) == list(cli._COMMANDS)
+    assert vars(one.parse_args(argv)) == vars(every.parse_args(argv))
+    assert sub_one.choices["run"].format_help() == sub_every.choices["run"].format_help()
+
+
+def test_op_definitions_are_made_when_first_asked_for():
+    out = _python("""
+        import opmakers
+        from opmakers import registry
+        from opmakers.data import load_op_defs
+        assert opmakers.has_op("matmul_v2") and len(opmakers.all_op_types()) > 700
+        made = sum(isinstance(v, opmakers.OpDef) for v in registry._DEFS.values())
+        d = opmakers.get_op_def("matmul_v2")
+        assert opmakers.get_op_def("matmul_v2") is d
+        eager = load_op_defs()
+        assert all(opmakers.get_op_def(op) == eager[op] for op in eager)
+        print(made, d.family)
+    """)
+    assert out.split() == ["0", "linalg"]

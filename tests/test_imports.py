@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parents[1]
 OURS = ("phi", "argmap", "opmakers", "fluid_compat")
 ALLOWED = {
     "phi": {"phi"},
-    # opmakers may raise the shared typed errors (a leaf module); nothing else of ours
-    "opmakers": {"opmakers", "phi.core.errors"},
+    # opmakers may raise the shared typed errors and define records (leaf modules importing
+    # nothing of ours); nothing else of ours
+    "opmakers": {"opmakers", "phi.core.errors", "phi.core.records"},
     # argmap reads phi's types and kernel table only (never the API, kernels or transforms)
     "argmap": {"argmap", "phi.common", "phi.core", "opmakers"},
     "fluid_compat": {"fluid_compat", "phi", "argmap", "opmakers"},
@@ -57,3 +58,8 @@ def test_nothing_reads_shared_at_run_time():
             if "shared/corpus" in text or "../shared" in text:
                 bad.append(str(path.relative_to(ROOT)))
     assert not bad, f"package files referring to ../shared: {bad}"
+
+
+@pytest.mark.parametrize("leaf", ["phi/core/errors.py", "phi/core/records.py"])
+def test_the_leaf_modules_opmakers_imports_import_nothing_of_ours(leaf):
+    assert [m for _, m in _imports(ROOT / leaf) if m.split(".")[0] in OURS] == []

@@ -66,6 +66,7 @@ def _collect() -> dict[str, dict[str, list[str]]]:
         before = {n: set(keys) for n, keys in factory._kernels.items()}
         defined = set(flags._DEFS)
         importlib.import_module(module)
+        factory.build_deferred()  # FLAGS_lazy_kernel_build: its Kernel objects now
         phi_flags.update({n: short for n in set(flags._DEFS) - defined})
         for name, keys in factory._kernels.items():
             if set(keys) - before.get(name, set()):
@@ -73,15 +74,14 @@ def _collect() -> dict[str, dict[str, list[str]]]:
     import fluid_compat.operators.fluid_kernels as fk
     from fluid_compat.operators.fluid_kernels import registry
 
-    import attrs
-
     from fluid_compat.framework import op_registry
+    from phi.core import records
 
     def hooks() -> dict[str, tuple]:
         """Every op's declared hooks (by identity) and lazy declarations."""
         state: dict[str, tuple] = {}
         for op, h in op_registry._HOOKS.items():
-            values = [getattr(h, f.name) for f in attrs.fields(op_registry.OpHooks)]
+            values = [getattr(h, f.name) for f in records.fields(op_registry.OpHooks)]
             state[op] = tuple((id(v), len(v) if isinstance(v, dict) else 0) for v in values)
         for op, declare in op_registry._LAZY.items():
             state[op] = (*state.get(op, ()), ("lazy", id(declare)))

@@ -35,3 +35,10 @@ cd "$repo_root"
 out="$proto_dir/framework_pb2.py"
 { printf '# ruff: noqa\n# fmt: off\n'; cat "$out"; } > "$out.tmp" && mv "$out.tmp" "$out"
 echo "wrote $out"
+# Its serialized file descriptor, which fluid_compat/framework/proto/messages.py hands to upb
+# directly (without importing the generated module's pure-Python protobuf machinery).
+PYTHONPATH="$repo_root" "$venv/bin/python" -c '
+import sys
+from fluid_compat.framework.proto import framework_pb2
+open(sys.argv[1], "wb").write(framework_pb2.DESCRIPTOR.serialized_pb)' "$proto_dir/framework_pb2.desc"
+echo "wrote $proto_dir/framework_pb2.desc"

@@ -27,7 +27,7 @@ import numbers
 from collections.abc import Callable, Sequence
 
 from fluid_compat.framework.enums import AttrType
-from fluid_compat.framework.proto import framework_pb2 as pb
+from fluid_compat.framework.proto import messages as pb
 from phi.core.errors import InvalidArgument
 
 __all__ = ["AttrValue", "decode_attr", "encode_attr", "infer_attr_type"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from fluid_compat.framework.attribute import AttrValue, decode_attr, encode_attr, infer_attr_type
 from fluid_compat.framework.enums import AttrType
-from fluid_compat.framework.proto import framework_pb2 as pb
+from fluid_compat.framework.proto import messages as pb
 from phi.core.errors import InvalidArgument, NotFound
 
 if TYPE_CHECKING:

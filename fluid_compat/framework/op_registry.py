@@ -8,10 +8,9 @@ attributes checked and defaults filled, slots checked; errors name op, slot and 
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping, Sequence
 
-import attrs
+from phi.core import records
 
 import opmakers
 from opmakers import OpProto, check_attrs
@@ -22,7 +21,7 @@ __all__ = ["OpHooks", "OpInfo", "create_op", "declare_hooks_lazily", "get_op_inf
            "registered_op_types"]
 
 
-@attrs.define
+@records.define
 class OpHooks:
     """Per-op behaviour that differs from OperatorWithKernel's defaults (all optional)."""
 
@@ -30,10 +29,10 @@ class OpHooks:
     get_expected_kernel_type: Callable | None = None  # (op, ctx) -> OpKernelType
     get_kernel_type_for_var: Callable | None = None  # (op, slot, tensor, expected) -> OpKernelType
     infer_shape: Callable | None = None  # (op, ctx) for ops without a phi InferMeta
-    inplace: Mapping[str, str] = attrs.Factory(dict)  # output slot -> input slot sharing a var
+    inplace: Mapping[str, str] = records.Factory(dict)  # output slot -> input slot sharing a var
     output_counts: Callable | None = None  # (attrs, inputs) -> {slot: n} for duplicable outputs
     # output slot -> input slot (ShareLoD), or (input slot, SAME_DIM0): only while dim 0 stays
-    share_lod: Mapping[str, str | tuple] = attrs.Factory(dict)
+    share_lod: Mapping[str, str | tuple] = records.Factory(dict)
     # non-dispensable input slots Paddle's op runs with empty (no check at op creation)
     may_be_empty: frozenset | None = None
 
@@ -76,7 +75,7 @@ def op_hooks(op_type: str, **kwargs) -> OpHooks:
     return hooks
 
 
-@attrs.frozen
+@records.frozen
 class OpInfo:
     type: str
     proto: OpProto
@@ -108,6 +107,8 @@ def get_op_info(op_type: str) -> OpInfo:
     if not opmakers.has_op(op_type):
         if is_grad_op_type(op_type):
             return _grad_op_info(op_type)
+        import difflib  # only for a hint (a cold-start import)
+
         close = difflib.get_close_matches(op_type, opmakers.all_op_types(), n=3)
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         raise NotFound(f"Operator `{op_type}` is not registered.{hint}")
@@ -188,6 +189,8 @@ def create_op(
     ):
         for slot in given:
             if slot not in known:
+                import difflib  # only for a hint (a cold-start import)
+
                 close = [k for k in sorted(known) if k.lower() == slot.lower()] or (
                     difflib.get_close_matches(slot, sorted(known), n=1))
                 hint = f" Did you mean `{close[0]}`?" if close else ""

@@ -26,7 +26,7 @@ from fluid_compat.framework.enums import (
 )
 from fluid_compat.framework.errors import ProgramFileError
 from fluid_compat.framework.op_desc import OpDesc
-from fluid_compat.framework.proto import framework_pb2 as pb
+from fluid_compat.framework.proto import messages as pb
 from fluid_compat.framework.var_desc import VarDesc
 from phi.core.errors import AlreadyExists, InvalidArgument, NotFound, PreconditionNotMet
 

@@ -34,7 +34,7 @@ from google.protobuf.message import DecodeError
 from fluid_compat.framework.enums import NOT_SAVED_VAR_TYPES
 from fluid_compat.framework.errors import ProgramFileError
 from fluid_compat.framework.program_desc import ProgramDesc
-from fluid_compat.framework.proto import framework_pb2 as pb
+from fluid_compat.framework.proto import messages as pb
 from fluid_compat.framework.var_desc import VarDesc
 from phi.common import DataType
 from phi.core.errors import InvalidArgument

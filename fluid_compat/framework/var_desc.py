@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from fluid_compat.framework.enums import TENSOR_DESC_VAR_TYPES, AttrType, VarType
-from fluid_compat.framework.proto import framework_pb2 as pb
+from fluid_compat.framework.proto import messages as pb
 from phi.common import DataType
 from phi.core.errors import InvalidArgument
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import attrs
+from phi.core import records
 import numpy as np
 from phi import flags
 from phi.common.data_type import DataType
@@ -53,7 +53,7 @@ flags.define_flag(_FLAG, bool, True, "Replay conv2d -> batch_norm (running stati
                   "[-> relu/relu6] chains of planned programs as one in-place step.")
 
 
-@attrs.frozen
+@records.frozen
 class FusionPass:
     """One kind of fused step: ``find(runners, release)`` gives (start, stop) runner ranges,
     ``step(members, released)`` makes the step standing for one; ``flag`` turns it off.  A

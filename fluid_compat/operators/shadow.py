@@ -9,7 +9,7 @@ float16 1e-3, bfloat16 1e-2, integers and bools exact.
 
 from __future__ import annotations
 
-import attrs
+from phi.core import records
 import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import NotFound, PhiError
@@ -27,7 +27,7 @@ TOLERANCES = {
 }
 
 
-@attrs.frozen
+@records.frozen
 class Comparison:
     """One output of one op run both ways."""
 
@@ -43,7 +43,7 @@ class Comparison:
     error: str = ""
 
     def to_dict(self) -> dict:
-        return attrs.asdict(self)
+        return records.asdict(self)
 
 
 def compare_arrays(a: np.ndarray, b: np.ndarray, dtype: DataType) -> tuple[float, float, bool]:

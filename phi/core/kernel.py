@@ -29,7 +29,7 @@ import typing
 from collections.abc import Callable
 from typing import NewType
 
-import attrs
+from phi.core import records
 
 from phi.common.backend import Backend, CustomBackend
 from phi.common.data_type import DataType
@@ -133,7 +133,7 @@ class ArgKind(enum.Enum):
         return self.value
 
 
-@attrs.frozen(slots=True)
+@records.frozen
 class TensorArgDef:
     """Where and in which form one tensor argument must be: Paddle's TensorArgDef.
 
@@ -154,13 +154,13 @@ class TensorArgDef:
         return f"{backend}, {self.layout}, {self.dtype}"
 
 
-@attrs.frozen(slots=True)
+@records.frozen
 class AttributeArgDef:
     name: str  # the kernel function's parameter name: documentation only, matched by position
     type: AttributeType
 
 
-@attrs.frozen(slots=True)
+@records.frozen
 class KernelArgsDef:
     inputs: tuple[TensorArgDef, ...]
     attributes: tuple[AttributeArgDef, ...]
@@ -173,7 +173,7 @@ class KernelArgsDef:
         return f'{{"input":[{ins}],"output":[{outs}],"attribute":[{ats}]}}'
 
 
-@attrs.frozen(slots=True, eq=False)
+@records.frozen(eq=False)
 class Kernel:
     """One registered kernel: its name, key, function and argument definitions."""
 

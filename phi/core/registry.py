@@ -12,10 +12,9 @@ import importlib
 import sys
 import threading
 
-import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-import attrs
+from phi.core import records
 
 from phi import flags
 from phi.common.backend import Backend, CustomBackend, backend_from_name
@@ -44,9 +43,10 @@ __all__ = [
 
 ALL_LAYOUT = DataLayout.ALL_LAYOUT
 _FALLBACK_FLAG = "FLAGS_enable_api_kernel_fallback"
+_LAZY_BUILD_FLAG = "FLAGS_lazy_kernel_build"
 
 
-@attrs.frozen(slots=True)
+@records.frozen
 class LookupStep:
     """One step of selection: its number in semantics.md, the key tried, whether it was there."""
 
@@ -58,7 +58,7 @@ class LookupStep:
         return f"step {self.step}: {self.key} -> {'found' if self.found else 'not registered'}"
 
 
-@attrs.frozen(slots=True)
+@records.frozen
 class KernelResult:
     """What selection decided: the kernel, whether it is a CPU fallback, and how it got there."""
 
@@ -86,6 +86,10 @@ class KernelFactory:
         self._lazy_order: tuple[str, ...] = ()
         self._lazy_modules: frozenset[str] = frozenset()
         self._lazy_lock = threading.RLock()
+        # deferred builds (the process-wide factory, FLAGS_lazy_kernel_build): kernel name ->
+        # registrations of built-in modules whose Kernel objects are made on the name's first
+        # lookup; empty when everything is built
+        self._deferred: dict[str, list[_DeferredBuild]] = {}
 
     # -- lazy registration -----------------------------------------------------------------
     def set_lazy_index(self, index: Mapping[str, Sequence[str]], modules: Sequence[str]) -> None:
@@ -101,30 +105,67 @@ class KernelFactory:
                           if not all(_imported(x) for x in m)}
 
     def _ensure(self, name: str) -> None:
-        """Import the modules registering ``name`` unless done (cheap when nothing is left)."""
-        if name not in self._lazy:
+        """Import the modules registering ``name`` and build its deferred kernels unless done
+        (cheap when nothing is left)."""
+        if name not in self._lazy and name not in self._deferred:
             return
         with self._lazy_lock:
             mods = self._lazy.get(name)
-            if mods is None:
-                return  # another thread loaded it while this one waited
-            for m in mods:
-                importlib.import_module(m)
+            if mods is not None:
+                for m in mods:
+                    importlib.import_module(m)
+            if name in self._deferred:
+                self._build_deferred(name)
             # dropped only now: a thread reading the table meanwhile waits on the lock above
             self._lazy.pop(name, None)
 
     def load_all(self) -> None:
-        """Import every kernel module not imported yet (what an eager ``import phi`` did)."""
-        if not self._lazy:
+        """Import every kernel module not imported yet (what an eager ``import phi`` did) and
+        build every deferred kernel."""
+        if not self._lazy and not self._deferred:
             return
         with self._lazy_lock:
             for m in self._lazy_order:
                 importlib.import_module(m)
+            for name in list(self._deferred):
+                self._build_deferred(name)
             self._lazy.clear()
+
+    def defer(self, name: str, build: _DeferredBuild) -> None:
+        """A built-in module's registration of ``name`` whose kernels ``build()`` makes (and
+        checks) on the name's first lookup, or when anything lists the table."""
+        self._deferred.setdefault(name, []).append(build)
+
+    def build_deferred(self) -> None:
+        """Build every deferred kernel now (its modules stay as they are)."""
+        with self._lazy_lock:
+            for name in list(self._deferred):
+                self._build_deferred(name)
+
+    def _build_deferred(self, name: str) -> None:
+        # under self._lazy_lock.  The modules first: another thread still importing one of
+        # them (a plain import, outside this lock) finishes its registrations of ``name``
+        for module in {b.module for b in self._deferred.get(name, ())}:
+            importlib.import_module(module)
+        builds = list(self._deferred.get(name, ()))
+        if not builds:
+            return
+        batch = [k for b in builds for k in b()]
+        self._add(batch, builtin=True)
+        # dropped only after the kernels are in (a reader's fast path then finds them)
+        rest = self._deferred.get(name, [])[len(builds):]
+        if rest:
+            self._deferred[name] = rest
+        else:
+            self._deferred.pop(name, None)
 
     def lazy_pending(self) -> tuple[str, ...]:
         """Kernel names whose modules are not imported yet (sorted; for tests and tools)."""
         return tuple(sorted(self._lazy))
+
+    def deferred_pending(self) -> tuple[str, ...]:
+        """Kernel names registered but not built yet (sorted; for tests and tools)."""
+        return tuple(sorted(self._deferred))
 
     # -- the table -------------------------------------------------------------------------
     def register(self, kernels: Kernel | Iterable[Kernel]) -> None:
@@ -137,6 +178,9 @@ class KernelFactory:
                 # a plug-in's or a test's kernel meets the built-in keys of its name as before
                 for name in {k.name for k in batch}:
                     self._ensure(name)
+        self._add(batch, builtin)
+
+    def _add(self, batch: list[Kernel], builtin: bool) -> None:
         seen: set[tuple[str, KernelKey]] = set()
         for k in batch:
             existing = self._kernels.get(k.name, {}).get(k.key)
@@ -175,7 +219,7 @@ class KernelFactory:
         self.generation += 1
 
     def has_kernel(self, name: str) -> bool:
-        return name in self._kernels or name in self._lazy
+        return name in self._kernels or name in self._lazy or name in self._deferred
 
     def names(self) -> list[str]:
         self.load_all()
@@ -190,6 +234,8 @@ class KernelFactory:
         found = self._kernels.get(name)
         if found is None:
             self.load_all()  # the hint names the closest of every kernel
+            import difflib  # only for a hint (a cold-start import)
+
             close = difflib.get_close_matches(name, list(self._kernels), n=5)
             hint = f" Closest registered names: {', '.join(close)}." if close else ""
             raise NotFound(f"The kernel `{name}` is not registered.{hint}")
@@ -352,6 +398,8 @@ def _on_flag(name: str, value: object) -> None:
     # the fallback flag is part of the cache key; nothing to drop, but keep the hook explicit
     if name == _FALLBACK_FLAG:
         _DEFAULT_FACTORY.generation += 1
+    elif name == _LAZY_BUILD_FLAG and not value:
+        _DEFAULT_FACTORY.build_deferred()
 
 
 flags.on_change(_on_flag)
@@ -389,6 +437,15 @@ def register_kernel(
     target = factory if factory is not None else _DEFAULT_FACTORY
 
     def decorate(fn: Callable) -> Callable:
+        if (target._lazy_modules and fn.__module__ in target._lazy_modules
+                and flags.FLAGS[_LAZY_BUILD_FLAG]):
+            # a built-in module: signature parsing and the Kernel objects wait for a lookup
+            target.defer(name, _DeferredBuild(fn.__module__, functools.partial(build, fn)))
+        else:
+            target.register(build(fn))
+        return fn
+
+    def build(fn: Callable) -> list[Kernel]:
         inputs, attributes, outputs = parse_kernel_args(fn)
         lod_ins, lod_outs = lod_arguments(fn)
         input_names = [n for n, _ in inputs]
@@ -417,10 +474,24 @@ def register_kernel(
                 )
                 args_def = KernelArgsDef(in_defs, tuple(attributes), out_defs)
                 batch.append(Kernel(name, key, fn, args_def))
-        target.register(batch)
-        return fn
+        return batch
 
     return decorate
+
+
+class _DeferredBuild:
+    """One deferred registration: the module that made it and the call that builds its
+    kernels (argument parsing and checks included: a faulty built-in registration raises at
+    the name's first lookup, or when the table is listed)."""
+
+    __slots__ = ("build", "module")
+
+    def __init__(self, module: str, build: Callable[[], list[Kernel]]) -> None:
+        self.module = module
+        self.build = build
+
+    def __call__(self) -> list[Kernel]:
+        return self.build()
 
 
 _OVERRIDABLE = ("backend", "layout", "dtype")

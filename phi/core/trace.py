@@ -8,22 +8,38 @@ seen.  Hot paths test ``trace.LEVEL`` (a module attribute) before building any m
 
 from __future__ import annotations
 
-import logging
 import sys
+from typing import TYPE_CHECKING
 
 from phi import flags
 
-__all__ = ["LEVEL", "logger", "set_level"]
+if TYPE_CHECKING:
+    import logging
 
-logger = logging.getLogger("phi.dispatch")
+__all__ = ["LEVEL", "logger", "set_level"]  # noqa: F822 - logger: made by __getattr__
+
 LEVEL = 0
 _handler: logging.Handler | None = None
+
+
+def __getattr__(name: str):
+    # ``logger``: made on first use (logging is a cold-start import, and a record is only
+    # built after a hot path has seen LEVEL on); it is logging.getLogger("phi.dispatch")
+    if name == "logger":
+        import logging
+
+        globals()["logger"] = found = logging.getLogger("phi.dispatch")
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def set_level(level: int) -> None:
     global LEVEL, _handler
     LEVEL = int(level)
     if LEVEL:
+        import logging
+
+        logger = logging.getLogger("phi.dispatch")
         logger.setLevel(logging.DEBUG)
         if _handler is None and not logger.handlers and not logging.getLogger().handlers:
             _handler = logging.StreamHandler(sys.stderr)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-import attrs
+from phi.core import records
 
 from phi.common.int_array import IntArray
 from phi.common.scalar import Scalar
@@ -27,7 +27,7 @@ UNKNOWN = -1
 """A dimension whose size is not known at compile time (fluid VarDesc shapes)."""
 
 
-@attrs.frozen(slots=True)
+@records.frozen
 class MetaConfig:
     """Paddle's ``MetaConfig``: whether InferMeta runs at run time or at compile time.
 
