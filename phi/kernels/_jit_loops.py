@@ -13,52 +13,151 @@ _JIT = numba.njit(cache=True, nogil=True)
 
 
 @_JIT
-def depthwise(x, w, out, pt, pl, sh, sw, dh, dw):
+def _fill_phases(x, b, ic, ph, hq, wq, pt, pl, sh, sw):
+    """Plane (b, ic) of x [N, C, H, W] into its flat stride phases ph [sh * sw * hq * wq]
+    (conv._depthwise_phases' layout: phase (pa, pb) at [r, q] holds padded row r * sh + pa,
+    column q * sw + pb): only the positions inside x are written, the rest stay as the caller
+    left them (zero).  Flat unsigned indices: contiguous rows copy as vector loops."""
+    c, h, wd = x.shape[1], x.shape[2], x.shape[3]
+    xf = x.ravel()
+    xoff = (b * c + ic) * h * wd
+    plen = hq * wq
+    for pa in range(sh):
+        r0 = max(0, (pt - pa + sh - 1) // sh)  # the phase rows inside x
+        r1 = min(hq, (h + pt - pa + sh - 1) // sh)
+        for pb in range(sw):
+            q0 = max(0, (pl - pb + sw - 1) // sw)
+            q1 = min(wq, (wd + pl - pb + sw - 1) // sw)
+            if q1 <= q0:
+                continue
+            nq = q1 - q0
+            base = (pa * sw + pb) * plen
+            for r in range(r0, r1):
+                src = np.uint64(xoff + (r * sh + pa - pt) * wd + q0 * sw + pb - pl)
+                dst = np.uint64(base + r * wq + q0)
+                if sw == 1:
+                    for q in range(nq):
+                        uq = np.uint64(q)
+                        ph[dst + uq] = xf[src + uq]
+                else:
+                    usw = np.uint64(sw)
+                    for q in range(nq):
+                        uq = np.uint64(q)
+                        ph[dst + uq] = xf[src + uq * usw]
+
+
+@_JIT
+def _epilogue(v, s, t, act, zero, six):
+    """depthwise's epilogue of one value, affine_act's arithmetic: act < 0 none, else
+    v * s + t (each rounded), then 1 relu, 2 relu6."""
+    if act < 0:
+        return v
+    v = v * s + t
+    if act == 1:
+        return v if v > zero else zero
+    if act == 2:
+        if v < zero:
+            return zero
+        if v > six:
+            return six
+    return v
+
+
+@_JIT
+def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, scale, bias, act, c0, c1):
     """out [N, C*m, Ho, Wo] = the depthwise convolution of x [N, C, H, W] with w [C*m, kh, kw],
-    padded (pt top, pl left; taps outside x are zero), strided and dilated.
+    padded (pt top, pl left; taps outside x are zero), strided and dilated, for the input
+    channels c0 .. c1 (their m output channels each; the other channels are left alone: the
+    caller may split the channels over threads), then the fused step's epilogue ``act``
+    (``_epilogue``: -1 none; scale, bias [C*m] unused then).
 
     Per input channel, x's zero-padded plane is split into its sh * sw stride phases (phase
     (a, b) at [r, q] holds padded row r * sh + a, column q * sw + b; one phase with stride 1),
     each flattened on a common row width wq (as conv._depthwise_phases does): a filter tap
-    then reads one contiguous slice of a phase for every output position at once, computed
-    on the row width wq (the extra columns dropped at the end).  Per output channel the taps
-    are summed in row-major order into a local accumulator, one multiply-add loop per tap."""
-    n, c, h, wd = x.shape
+    then reads one contiguous run of a phase for a row of outputs (or for every output
+    position at once, computed on the row width wq, the extra columns dropped).  Per output
+    the taps are summed in row-major order from zero (0 + w00 x00 + w01 x01 + ...): 3x3
+    filters with the nine taps in registers, one pass over the outputs; other sizes tap by
+    tap into a local accumulator.  Indices are unsigned (numba then emits no negative-index
+    wraparound, and the loops vectorise)."""
+    n, c = x.shape[0], x.shape[1]
     o, kh, kw = w.shape
     m = o // c
     ho, wo = out.shape[2], out.shape[3]
-    hq = ho + (kh - 1) * dh // sh + 1  # one more row: every tap's slice inside its phase
+    hq = ho + (kh - 1) * dh // sh + 1  # one more row: every tap's run inside its phase
     wq = wo + (kw - 1) * dw // sw
-    phases = np.zeros((sh, sw, hq * wq), dtype=x.dtype)
+    plen = hq * wq
+    ph = np.zeros(sh * sw * plen, dtype=x.dtype)
     length = ho * wq
     acc = np.empty(length, dtype=out.dtype)
+    taps = kh * kw
+    offs = np.empty(taps, dtype=np.uint64)
+    for i in range(kh):
+        for j in range(kw):
+            offs[i * kw + j] = np.uint64((((i * dh) % sh) * sw + (j * dw) % sw) * plen
+                                         + (i * dh) // sh * wq + (j * dw) // sw)
+    of = out.reshape(n * o * ho * wo)
+    zero = x.dtype.type(0)
+    six = x.dtype.type(6)
+    by_rows = wo >= 24  # 3x3: per output row (long rows) or over the flat positions
     for b in range(n):
-        for ic in range(c):
-            xc = x[b, ic]
-            for pa in range(sh):
-                for pb in range(sw):
-                    ph = phases[pa, pb]
-                    for r in range(hq):
-                        iy = r * sh + pa - pt
-                        row = ph[r * wq:(r + 1) * wq]
-                        if iy < 0 or iy >= h:
-                            row[:] = 0
-                            continue
-                        xr = xc[iy]
-                        for q in range(wq):
-                            ix = q * sw + pb - pl
-                            row[q] = xr[ix] if 0 <= ix < wd else 0
+        for ic in range(c0, c1):
+            _fill_phases(x, b, ic, ph, hq, wq, pt, pl, sh, sw)
             for oc in range(ic * m, ic * m + m):
-                acc[:] = 0
-                for i in range(kh):
-                    for j in range(kw):
-                        wv = w[oc, i, j]
-                        off = (i * dh) // sh * wq + (j * dw) // sw
-                        src = phases[(i * dh) % sh, (j * dw) % sw, off:off + length]
-                        for k in range(length):
-                            acc[k] += wv * src[k]
+                s = scale[oc] if act >= 0 else zero
+                t = bias[oc] if act >= 0 else zero
+                obase = (b * o + oc) * ho * wo
+                if taps == 9:
+                    w0, w1, w2 = w[oc, 0, 0], w[oc, 0, 1], w[oc, 0, 2]
+                    w3, w4, w5 = w[oc, 1, 0], w[oc, 1, 1], w[oc, 1, 2]
+                    w6, w7, w8 = w[oc, 2, 0], w[oc, 2, 1], w[oc, 2, 2]
+                    u0, u1, u2, u3, u4 = offs[0], offs[1], offs[2], offs[3], offs[4]
+                    u5, u6, u7, u8 = offs[5], offs[6], offs[7], offs[8]
+                    if by_rows:
+                        for oy in range(ho):
+                            kb = oy * wq
+                            ob = np.uint64(obase + oy * wo)
+                            for ox in range(wo):
+                                k = np.uint64(kb + ox)
+                                v = zero
+                                v += w0 * ph[k + u0]
+                                v += w1 * ph[k + u1]
+                                v += w2 * ph[k + u2]
+                                v += w3 * ph[k + u3]
+                                v += w4 * ph[k + u4]
+                                v += w5 * ph[k + u5]
+                                v += w6 * ph[k + u6]
+                                v += w7 * ph[k + u7]
+                                v += w8 * ph[k + u8]
+                                of[ob + np.uint64(ox)] = _epilogue(v, s, t, act, zero, six)
+                        continue
+                    for kk in range(length):
+                        k = np.uint64(kk)
+                        v = zero
+                        v += w0 * ph[k + u0]
+                        v += w1 * ph[k + u1]
+                        v += w2 * ph[k + u2]
+                        v += w3 * ph[k + u3]
+                        v += w4 * ph[k + u4]
+                        v += w5 * ph[k + u5]
+                        v += w6 * ph[k + u6]
+                        v += w7 * ph[k + u7]
+                        v += w8 * ph[k + u8]
+                        acc[k] = v
+                else:
+                    acc[:] = 0
+                    for tap in range(taps):
+                        wv = w[oc, tap // kw, tap % kw]
+                        u = offs[tap]
+                        for kk in range(length):
+                            k = np.uint64(kk)
+                            acc[k] += wv * ph[k + u]
                 for oy in range(ho):
-                    out[b, oc, oy, :] = acc[oy * wq:oy * wq + wo]
+                    kb = np.uint64(oy * wq)
+                    ob = np.uint64(obase + oy * wo)
+                    for ox in range(wo):
+                        uo = np.uint64(ox)
+                        of[ob + uo] = _epilogue(acc[kb + uo], s, t, act, zero, six)
 
 
 @_JIT
@@ -196,15 +295,16 @@ def winograd_weight(w, u):
 
 
 @_JIT
-def affine_act(y, scale, bias, act):
-    """In place over y [N, C, L]: y * scale[c], + bias[c] (each rounded, as numpy's two passes
-    are), then act 1: relu (v > 0 ? v : 0: NaN -> 0, -0.0 -> +0.0, as np.fmax(v, 0)) or 2:
-    relu6 (np.clip(v, 0, 6): NaN and -0.0 kept); one pass instead of two or three."""
-    n, c, length = y.shape
+def affine_act(y, scale, bias, act, c0, c1):
+    """In place over channels c0 .. c1 of y [N, C, L]: y * scale[c], + bias[c] (each rounded,
+    as numpy's two passes are), then act 1: relu (v > 0 ? v : 0: NaN -> 0, -0.0 -> +0.0, as
+    np.fmax(v, 0)) or 2: relu6 (np.clip(v, 0, 6): NaN and -0.0 kept); one pass instead of two
+    or three."""
+    n, length = y.shape[0], y.shape[2]
     zero = y.dtype.type(0)
     six = y.dtype.type(6)
     for b in range(n):
-        for ch in range(c):
+        for ch in range(c0, c1):
             s = scale[ch]
             t = bias[ch]
             row = y[b, ch]
