@@ -13,13 +13,13 @@ _JIT = numba.njit(cache=True, nogil=True)
 
 
 @_JIT
-def _fill_phases(x, b, ic, ph, hq, wq, pt, pl, sh, sw):
-    """Plane (b, ic) of x [N, C, H, W] into its flat stride phases ph [sh * sw * hq * wq]
-    (conv._depthwise_phases' layout: phase (pa, pb) at [r, q] holds padded row r * sh + pa,
-    column q * sw + pb): only the positions inside x are written, the rest stay as the caller
-    left them (zero).  Flat unsigned indices: contiguous rows copy as vector loops."""
+def _fill_phases(x, xf, b, ic, ph, hq, wq, pt, pl, sh, sw):
+    """Plane (b, ic) of x [N, C, H, W] (xf: x flat) into its flat stride phases
+    ph [sh * sw * hq * wq] (conv._depthwise_phases' layout: phase (pa, pb) at [r, q] holds
+    padded row r * sh + pa, column q * sw + pb): only the positions inside x are written, the
+    rest stay as the caller left them (zero).  Flat unsigned indices: contiguous rows copy as
+    vector loops."""
     c, h, wd = x.shape[1], x.shape[2], x.shape[3]
-    xf = x.ravel()
     xoff = (b * c + ic) * h * wd
     plen = hq * wq
     for pa in range(sh):
@@ -97,12 +97,13 @@ def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, scale, bias, act, c0, c1):
             offs[i * kw + j] = np.uint64((((i * dh) % sh) * sw + (j * dw) % sw) * plen
                                          + (i * dh) // sh * wq + (j * dw) // sw)
     of = out.reshape(n * o * ho * wo)
+    xf = x.ravel()
     zero = x.dtype.type(0)
     six = x.dtype.type(6)
     by_rows = wo >= 24  # 3x3: per output row (long rows) or over the flat positions
     for b in range(n):
         for ic in range(c0, c1):
-            _fill_phases(x, b, ic, ph, hq, wq, pt, pl, sh, sw)
+            _fill_phases(x, xf, b, ic, ph, hq, wq, pt, pl, sh, sw)
             for oc in range(ic * m, ic * m + m):
                 s = scale[oc] if act >= 0 else zero
                 t = bias[oc] if act >= 0 else zero
@@ -323,3 +324,17 @@ def affine_act(y, scale, bias, act, c0, c1):
             else:
                 for k in range(length):
                     row[k] = row[k] * s + t
+
+
+@_JIT
+def bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias):
+    """batch_norm's per-channel coefficients from its running statistics, the operations of
+    norm.global_stats_coefficients in its order and dtype (each rounded): inv_std =
+    1 / sqrt(variance + T(epsilon)), new_scale = inv_std * scale, new_bias = bias -
+    mean * inv_std * scale; one pass instead of seven numpy calls."""
+    one = new_scale.dtype.type(1)
+    eps = new_scale.dtype.type(epsilon)
+    for ch in range(mean.shape[0]):
+        inv_std = one / np.sqrt(variance[ch] + eps)
+        new_scale[ch] = inv_std * scale[ch]
+        new_bias[ch] = bias[ch] - mean[ch] * inv_std * scale[ch]
