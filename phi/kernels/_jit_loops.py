@@ -247,31 +247,90 @@ def winograd_output(m, y, th, tw):
 
 
 @_JIT
+def _max_nan(a, v):
+    """max_pool2d's step: v where it is larger or NaN (numpy's maximum), else a."""
+    return v if (v > a) | (v != v) else a
+
+
+@_JIT
 def max_pool2d(x, out, kh, kw, sh, sw, pt, pl, floor):
     """Max pooling of x [N, C, H, W] into out [N, C, Ho, Wo]: windows kh x kw, sh x sw apart,
-    starting pt / pl before the input; padding never wins (a plane padded with -inf), each
+    starting pt / pl before the input; padding never wins (planes padded with -inf), each
     output starts from ``floor`` (-FLT_MAX) and a NaN in the window gives NaN (as numpy's
-    maximum does).  Per output row, the taps in row-major order over strided slices."""
+    maximum does).  Per channel, the -inf-padded plane is split into its sw column phases
+    (phase pb at [r, q] holds padded column q * sw + pb), so that a tap reads one contiguous
+    run for a row of outputs; per output row the taps in row-major order.  Flat unsigned
+    indices (no negative-index wraparound: the loops vectorise)."""
     n, c, h, wd = x.shape
     ho, wo = out.shape[2], out.shape[3]
     hp = max((ho - 1) * sh + kh, pt + h)
-    wp = max((wo - 1) * sw + kw, pl + wd)
-    plane = np.full((hp, wp), -np.inf, dtype=x.dtype)
+    wq = wo + (kw - 1) // sw + 1  # columns of a phase: every tap and every column of x
+    wq = max(wq, (pl + wd + sw - 1) // sw)
+    plen = hp * wq
+    planes = np.full(sw * plen, -np.inf, dtype=x.dtype)
     acc = np.empty(wo, dtype=out.dtype)
+    xf = x.ravel()
+    of = out.reshape(n * c * ho * wo)
     for b in range(n):
         for ch in range(c):
-            plane[pt:pt + h, pl:pl + wd] = x[b, ch]
+            xoff = (b * c + ch) * h * wd
+            for pb in range(sw):  # x's columns ix with (ix + pl) % sw == pb
+                q0 = (pl - pb + sw - 1) // sw if pl > pb else 0
+                q1 = (wd + pl - pb + sw - 1) // sw
+                if q1 <= q0:
+                    continue
+                nq = q1 - q0
+                usw = np.uint64(sw)
+                for r in range(h):
+                    src = np.uint64(xoff + r * wd + q0 * sw + pb - pl)
+                    dst = np.uint64(pb * plen + (r + pt) * wq + q0)
+                    if sw == 1:
+                        for q in range(nq):
+                            uq = np.uint64(q)
+                            planes[dst + uq] = xf[src + uq]
+                    else:
+                        for q in range(nq):
+                            uq = np.uint64(q)
+                            planes[dst + uq] = xf[src + uq * usw]
+            obase = (b * c + ch) * ho * wo
+            if kh == 3 and kw == 3:  # the nine taps in registers, one pass per output row
+                u1 = np.uint64((1 % sw) * plen + 1 // sw)
+                u2 = np.uint64((2 % sw) * plen + 2 // sw)
+                uw = np.uint64(wq)
+                uw2 = np.uint64(2 * wq)
+                for oy in range(ho):
+                    r0 = np.uint64(oy * sh * wq)
+                    r1 = r0 + uw
+                    r2 = r0 + uw2
+                    ob = np.uint64(obase + oy * wo)
+                    for k in range(wo):
+                        uk = np.uint64(k)
+                        m = _max_nan(floor, planes[r0 + uk])
+                        m = _max_nan(m, planes[r0 + u1 + uk])
+                        m = _max_nan(m, planes[r0 + u2 + uk])
+                        m = _max_nan(m, planes[r1 + uk])
+                        m = _max_nan(m, planes[r1 + u1 + uk])
+                        m = _max_nan(m, planes[r1 + u2 + uk])
+                        m = _max_nan(m, planes[r2 + uk])
+                        m = _max_nan(m, planes[r2 + u1 + uk])
+                        m = _max_nan(m, planes[r2 + u2 + uk])
+                        of[ob + uk] = m
+                continue
             for oy in range(ho):
                 acc[:] = floor
                 for i in range(kh):
-                    row = plane[oy * sh + i]
+                    rbase = (oy * sh + i) * wq
                     for j in range(kw):
-                        src = row[j:j + (wo - 1) * sw + 1:sw]
+                        base = np.uint64((j % sw) * plen + rbase + j // sw)
                         for k in range(wo):
-                            v = src[k]
-                            a = acc[k]
-                            acc[k] = v if (v > a or v != v) else a
-                out[b, ch, oy, :] = acc
+                            uk = np.uint64(k)
+                            v = planes[base + uk]
+                            a = acc[uk]
+                            acc[uk] = _max_nan(a, v)
+                ob = np.uint64(obase + oy * wo)
+                for k in range(wo):
+                    uk = np.uint64(k)
+                    of[ob + uk] = acc[uk]
 
 
 @_JIT
