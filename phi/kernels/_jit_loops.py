@@ -162,11 +162,12 @@ def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, scale, bias, act, c0, c1):
 
 
 @_JIT
-def winograd_input(p, v, th, tw):
+def winograd_input(p, v, th, tw, c0, c1):
     """Winograd F(2x2, 3x3)'s input transform B^T d B of every 4x4 tile (two apart) of the
-    padded p [C, N, 2 th + 2, 2 tw + 2] into v [16, C, N * th * tw] (row-major (r, q))."""
-    c, n = p.shape[0], p.shape[1]
-    for ch in range(c):
+    padded p [C, N, 2 th + 2, 2 tw + 2] into v [16, C, N * th * tw] (row-major (r, q)), for
+    the channels c0 .. c1."""
+    n = p.shape[1]
+    for ch in range(c0, c1):
         for b in range(n):
             pc = p[ch, b]
             for i in range(th):
@@ -214,36 +215,45 @@ def winograd_input(p, v, th, tw):
 
 
 @_JIT
-def winograd_output(m, y, th, tw):
+def winograd_output(m, y, th, tw, scale, bias, act, c0, c1):
     """Winograd F(2x2, 3x3)'s output transform A^T m A of m [16, O, N * th * tw] into
-    y [N, O, Ho, Wo] (Ho <= 2 th, Wo <= 2 tw: a tile's outputs past them are dropped), with
-    the numpy path's order of additions."""
-    n, o, ho, wo = y.shape
+    y [N, O, Ho, Wo] (Ho <= 2 th, Wo <= 2 tw: a tile's outputs past them are dropped) for the
+    output channels c0 .. c1, with the numpy path's order of additions, then the fused
+    step's epilogue ``act`` (as depthwise's: -1 none)."""
+    n, ho, wo = y.shape[0], y.shape[2], y.shape[3]
+    zero = y.dtype.type(0)
+    six = y.dtype.type(6)
     for b in range(n):
-        for oc in range(o):
+        for oc in range(c0, c1):
+            uoc = np.uint64(oc)
+            s = scale[oc] if act >= 0 else zero
+            sh = bias[oc] if act >= 0 else zero
             yo = y[b, oc]
             for i in range(th):
-                base = (b * th + i) * tw
+                base = np.uint64((b * th + i) * tw)
                 two_rows = 2 * i + 1 < ho
+                y0 = np.uint64(2 * i)
+                y1 = y0 + np.uint64(1)
                 for j in range(tw):
-                    t = base + j
+                    t = base + np.uint64(j)
                     # A^T m: s0 = m0 + m1 + m2, s1 = m1 - m2 - m3 (rows of 4)
-                    s00 = m[0, oc, t] + m[4, oc, t] + m[8, oc, t]
-                    s01 = m[1, oc, t] + m[5, oc, t] + m[9, oc, t]
-                    s02 = m[2, oc, t] + m[6, oc, t] + m[10, oc, t]
-                    s03 = m[3, oc, t] + m[7, oc, t] + m[11, oc, t]
-                    s10 = m[4, oc, t] - m[8, oc, t] - m[12, oc, t]
-                    s11 = m[5, oc, t] - m[9, oc, t] - m[13, oc, t]
-                    s12 = m[6, oc, t] - m[10, oc, t] - m[14, oc, t]
-                    s13 = m[7, oc, t] - m[11, oc, t] - m[15, oc, t]
-                    x0 = 2 * j
-                    yo[2 * i, x0] = s00 + s01 + s02
-                    if x0 + 1 < wo:
-                        yo[2 * i, x0 + 1] = s01 - s02 - s03
+                    s00 = m[0, uoc, t] + m[4, uoc, t] + m[8, uoc, t]
+                    s01 = m[1, uoc, t] + m[5, uoc, t] + m[9, uoc, t]
+                    s02 = m[2, uoc, t] + m[6, uoc, t] + m[10, uoc, t]
+                    s03 = m[3, uoc, t] + m[7, uoc, t] + m[11, uoc, t]
+                    s10 = m[4, uoc, t] - m[8, uoc, t] - m[12, uoc, t]
+                    s11 = m[5, uoc, t] - m[9, uoc, t] - m[13, uoc, t]
+                    s12 = m[6, uoc, t] - m[10, uoc, t] - m[14, uoc, t]
+                    s13 = m[7, uoc, t] - m[11, uoc, t] - m[15, uoc, t]
+                    x0 = np.uint64(2 * j)
+                    x1 = x0 + np.uint64(1)
+                    yo[y0, x0] = _epilogue(s00 + s01 + s02, s, sh, act, zero, six)
+                    if 2 * j + 1 < wo:
+                        yo[y0, x1] = _epilogue(s01 - s02 - s03, s, sh, act, zero, six)
                     if two_rows:
-                        yo[2 * i + 1, x0] = s10 + s11 + s12
-                        if x0 + 1 < wo:
-                            yo[2 * i + 1, x0 + 1] = s11 - s12 - s13
+                        yo[y1, x0] = _epilogue(s10 + s11 + s12, s, sh, act, zero, six)
+                        if 2 * j + 1 < wo:
+                            yo[y1, x1] = _epilogue(s11 - s12 - s13, s, sh, act, zero, six)
 
 
 @_JIT

@@ -181,9 +181,11 @@ def _planes(name: str, rows: int, cols: int, dtype):
     return np.reshape(buf[:, :size], (16, rows, cols))
 
 
-def _winograd(loops, x, w, pads, out_sizes):
+def _winograd(loops, x, w, pads, out_sizes, epilogue=None):
     """3x3 stride-1 undilated ungrouped convolution of a C-contiguous NCHW x as F(2x2, 3x3)
-    (module doc), its transforms in the compiled ``loops`` -> a fresh [N, O, Ho, Wo]."""
+    (module doc), its transforms in the compiled ``loops`` (input and output transforms split
+    over channels by ``jit.split``; the output transform applies ``epilogue``, emptying the
+    list, as depthwise does) -> a fresh [N, O, Ho, Wo]."""
     n, c, h, wd = x.shape
     o = w.shape[0]
     ho, wo = out_sizes
@@ -197,20 +199,34 @@ def _winograd(loops, x, w, pads, out_sizes):
     padded[:, :, top:top + h, left + wd:] = 0
     padded[:, :, top:top + h, left:left + wd] = np.permute_dims(x, (1, 0, 2, 3))
     v = _planes("winograd.v", c, n * th * tw, dt)
-    loops.winograd_input(padded, v, th, tw)
+    tiles = n * th * tw
+    jit.split(loops.winograd_input, c, 16 * c * tiles, padded, v, th, tw)
     u = _planes("winograd.u", o, c, dt)
     loops.winograd_weight(np.ascontiguousarray(w), u)
-    m = _planes("winograd.m", o, n * th * tw, dt)
+    m = _planes("winograd.m", o, tiles, dt)
     np.matmul(u, v, out=m)
     y = np.empty((n, o, ho, wo), dtype=dt)
-    loops.winograd_output(m, y, th, tw)
+    scale, bias, act = _take_epilogue(epilogue, dt)
+    jit.split(loops.winograd_output, o, 16 * o * tiles, m, y, th, tw, scale, bias, act)
     return y
+
+
+def _take_epilogue(epilogue, dtype):
+    """(scale, bias, act) of a compiled loop: conv_compute's ``epilogue`` list, emptied (the
+    loop applies it), or none (act -1)."""
+    if epilogue:
+        scale, bias, act = epilogue
+        epilogue.clear()
+        return scale, bias, act
+    none = _NO_EPILOGUE[dtype.type]
+    return none, none, -1
 
 
 def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes, epilogue=None):
     """Grouped convolution of an [N, C, *spatial] input (pads resolved and holding every
     window) -> [N, O, *out]; ``epilogue`` (a list [scale, bias, act code], conv_compute's) is
-    applied by the compiled depthwise loop when it runs, which then empties the list."""
+    applied by the compiled depthwise loop or Winograd's output transform when one of them
+    runs, which then empties the list."""
     xp = ctx.xp
     n, c = x.shape[:2]
     o, cg = w.shape[:2]
@@ -227,12 +243,7 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes, epil
     if cg == 1 and groups == c and len(ksize) == 2:
         if loops is not None:
             out = np.empty((n, o, *out_sizes), dtype=x.dtype)
-            if epilogue:
-                scale, bias, act = epilogue
-                epilogue.clear()  # applied here
-            else:
-                scale = bias = _NO_EPILOGUE[x.dtype.type]
-                act = -1
+            scale, bias, act = _take_epilogue(epilogue, x.dtype)
             jit.split(loops.depthwise, c, n * o * prod(out_sizes) * prod(ksize),
                       np.ascontiguousarray(x), np.reshape(w, (o, *ksize)), out,
                       pads[0], pads[2], *strides, *dilations, scale, bias, act)
@@ -241,7 +252,7 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes, epil
     if (loops is not None and groups == 1 and tuple(ksize) == (3, 3)
             and tuple(strides) == (1, 1) and tuple(dilations) == (1, 1)
             and _winograd_pays(x, w, out_sizes) and _finite(x) and _finite(w)):
-        return _winograd(loops, np.ascontiguousarray(x), w, pads, out_sizes)
+        return _winograd(loops, np.ascontiguousarray(x), w, pads, out_sizes, epilogue)
     k = cg * prod(ksize)
     length = prod(out_sizes)
     if xp is np and FLAGS[_SCRATCH_FLAG]:  # the padded input and the columns in scratch
@@ -353,9 +364,10 @@ def conv_compute(ctx, input, filter, strides, paddings, padding_algorithm: str, 
     to each output channel in the pass that makes the result contiguous (callers that fuse an
     affine epilogue: fluid_compat.operators.fusion).  ``epilogue``, a list [scale, bias, act]
     (C-contiguous [O] arrays of the input's dtype, act 0 none, 1 relu, 2 relu6: as
-    ``_jit_loops.affine_act``), is applied to an NCHW float32 / float64 depthwise result by
-    the compiled loop as it writes each value (the same operations as affine_act's pass after
-    it); the list is emptied when it was, left as it is otherwise (the caller applies it)."""
+    ``_jit_loops.affine_act``), is applied to an NCHW float32 / float64 depthwise or Winograd
+    result by the compiled loop as it writes each value (the same operations as affine_act's
+    pass after it); the list is emptied when it was, left as it is otherwise (the caller
+    applies it)."""
     xp = ctx.xp
     nd = input.ndim - 2
     channel_last = is_channel_last(data_format)
