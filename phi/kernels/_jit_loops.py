@@ -395,7 +395,7 @@ def affine_act(y, scale, bias, act, c0, c1):
                     row[k] = row[k] * s + t
 
 
-@_JIT
+@numba.njit(cache=True, nogil=True, error_model="numpy")  # x / 0: inf or NaN, as numpy
 def bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias):
     """batch_norm's per-channel coefficients from its running statistics, the operations of
     norm.global_stats_coefficients in its order and dtype (each rounded): inv_std =

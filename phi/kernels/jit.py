@@ -31,7 +31,7 @@ flags.define_flag(FLAG, bool, True,
                   "Compiled (numba) loops for depthwise convolution, Winograd transforms and "
                   "pooling when numba is installed; off: the numpy path.")
 THREADS_FLAG = "FLAGS_kernel_threads"
-flags.define_flag(THREADS_FLAG, int, min(2, os.cpu_count() or 1),
+flags.define_flag(THREADS_FLAG, int, 1,
                   "Threads the compiled loops split their channels over (the caller and "
                   "kernel_threads - 1 helpers, one caller at a time); 1: the caller's thread "
                   "only.")

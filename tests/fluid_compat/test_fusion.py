@@ -282,3 +282,43 @@ def test_paddle_models_fuse_and_still_match_paddle(model):
     for f, a, b in zip(meta["fetches"], first, again, strict=True):
         assert_close_to_op_by_op(b, a)
         np.testing.assert_allclose(b, np.load(model_dir / f["file"]), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("act", [None, "relu", "relu6"])
+@pytest.mark.parametrize("depthwise", [False, True])
+def test_epilogue_in_the_compiled_loops_equals_op_by_op(depthwise, act, threads, monkeypatch):
+    # the compiled depthwise loop and Winograd's output transform write y * new_scale +
+    # new_bias (+ act) as they go: the bits of op by op, split over threads or not
+    from phi.kernels import jit
+
+    loops = jit.kernels()
+    if loops is None:
+        pytest.skip("numba is not installed")
+    applied = []
+    name = "depthwise" if depthwise else "winograd_output"
+    fn = getattr(loops, name)
+
+    def counted(*args):
+        applied.append(args[-3])  # act: -1 when the loop was given no epilogue
+        return fn(*args)
+
+    monkeypatch.setattr(loops, name, counted)
+    monkeypatch.setattr(jit, "MIN_SPLIT_WORK", 0)
+    set_flags({"FLAGS_kernel_threads": threads})
+    try:
+        program, last = _program(act=act, depthwise=depthwise)
+        scope = _scope(depthwise)
+        x = RNG.standard_normal((2, C, 8, 8)).astype(np.float32)  # finite: Winograd runs
+        exe = Executor()
+        runs = [exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)[0]
+                for _ in range(3)]
+    finally:
+        set_flags({"FLAGS_kernel_threads": 1})
+    (step,) = _fused_steps(exe)
+    assert step.runs == 2
+    code = {None: 0, "relu": 1, "relu6": 2}[act]
+    assert applied.count(code) >= 2  # the fused runs (each part of a split counts)
+    ref = _reference(program, scope, {"x": x}, [last])[0]
+    for out in runs:
+        assert_close_to_op_by_op(out, ref)
