@@ -407,3 +407,47 @@ def bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias):
         inv_std = one / np.sqrt(variance[ch] + eps)
         new_scale[ch] = inv_std * scale[ch]
         new_bias[ch] = bias[ch] - mean[ch] * inv_std * scale[ch]
+
+
+@_JIT
+def im2col(x, cols, ho, wo, kh, kw, sh, sw, dh, dw, pt, pl):
+    """Paddle's im2col of x [N, C, H, W] into cols [N, C * kh * kw, ho * wo] (row
+    (c * kh + i) * kw + j holds tap (i, j) of channel c at every output position; taps
+    outside x are zero): per output row, the zero edges and one copy of the inside
+    (contiguous when the stride is 1), straight from x (no padded copy).  Unsigned indices."""
+    n, c, h, wd = x.shape
+    xf = x.ravel()
+    cf = cols.reshape(cols.size)
+    zero = cols.dtype.type(0)
+    usw = np.uint64(sw)
+    for j in range(kw):
+        # the output columns whose tap j lies inside x: ox in [lo, hi)
+        off = j * dw - pl
+        lo = min(wo, max(0, (-off + sw - 1) // sw))
+        hi = max(lo, min(wo, (wd - off + sw - 1) // sw))
+        for b in range(n):
+            for ch in range(c):
+                xoff = (b * c + ch) * h * wd
+                for i in range(kh):
+                    row = np.uint64((((b * c + ch) * kh + i) * kw + j) * ho * wo)
+                    for oy in range(ho):
+                        iy = oy * sh + i * dh - pt
+                        dst = row + np.uint64(oy * wo)
+                        if iy < 0 or iy >= h:
+                            for q in range(wo):
+                                cf[dst + np.uint64(q)] = zero
+                            continue
+                        for q in range(lo):
+                            cf[dst + np.uint64(q)] = zero
+                        for q in range(hi, wo):
+                            cf[dst + np.uint64(q)] = zero
+                        src = np.uint64(xoff + iy * wd + lo * sw + off)
+                        d = dst + np.uint64(lo)
+                        if sw == 1:
+                            for q in range(hi - lo):
+                                uq = np.uint64(q)
+                                cf[d + uq] = xf[src + uq]
+                        else:
+                            for q in range(hi - lo):
+                                uq = np.uint64(q)
+                                cf[d + uq] = xf[src + uq * usw]

@@ -255,7 +255,11 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes, epil
         return _winograd(loops, np.ascontiguousarray(x), w, pads, out_sizes, epilogue)
     k = cg * prod(ksize)
     length = prod(out_sizes)
-    if xp is np and FLAGS[_SCRATCH_FLAG]:  # the padded input and the columns in scratch
+    if loops is not None and len(ksize) == 2:  # the compiled im2col: no padded copy
+        cols = scratch("conv.cols", (n, groups, k, length), x.dtype)
+        loops.im2col(np.ascontiguousarray(x), np.reshape(cols, (n, groups * k, length)),
+                     *out_sizes, *ksize, *strides, *dilations, pads[0], pads[2])
+    elif xp is np and FLAGS[_SCRATCH_FLAG]:  # the padded input and the columns in scratch
         xpad = _pad_into(x, pads)
         view = _windows(xp, xpad, groups, ksize, dilations, strides, out_sizes)
         if k == cg and view.strides[-1] == x.itemsize and tuple(strides) == (1,) * len(ksize):

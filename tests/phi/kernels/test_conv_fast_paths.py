@@ -479,3 +479,31 @@ def test_bn_coefficients_bitwise_equal_to_numpy(dtype):
     jit.kernels().bn_coefficients(mean, var, scale, bias, 1e-5, *got)
     for g, e in zip(got, want, strict=True):
         assert g.tobytes() == e.tobytes()
+
+
+IM2COL_CASES = [
+    # (x shape, filter shape, strides, paddings, algorithm, dilations, groups, data_format)
+    ((1, 3, 17, 15), (8, 3, 7, 7), [2, 2], [3, 3], "EXPLICIT", [1, 1], 1, "NCHW"),  # a stem
+    ((2, 4, 9, 10), (6, 4, 3, 3), [2, 2], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+    ((1, 4, 9, 10), (6, 4, 3, 3), [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+    ((1, 6, 11, 9), (6, 3, 3, 3), [1, 2], [0, 2, 1, 0], "EXPLICIT", [2, 1], 2, "NCHW"),
+    ((1, 4, 8, 8), (5, 4, 1, 1), [2, 2], [0, 0], "EXPLICIT", [1, 1], 1, "NCHW"),  # downsample
+    ((1, 2, 2, 3), (3, 2, 3, 3), [1, 1], [0, 0], "EXPLICIT", [1, 1], 1, "NCHW"),  # overhang
+    ((1, 2, 6, 6), (3, 2, 3, 3), [3, 3], [4, 4], "EXPLICIT", [1, 1], 1, "NCHW"),  # pad rows
+    ((1, 3, 10, 9), (4, 3, 3, 3), [2, 2], [0, 0], "SAME", [1, 1], 1, "NCHW"),
+    ((2, 7, 8, 5), (4, 5, 3, 3), [2, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NHWC"),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", IM2COL_CASES)
+def test_compiled_im2col_bitwise_equal_to_numpy(case, dtype):
+    # the compiled im2col copies the same taps (zeros outside x) for the same GEMM
+    xs, ws, strides, paddings, algorithm, dils, groups, fmt = case
+    x = RNG.standard_normal(xs).astype(dtype)
+    w = RNG.standard_normal(ws).astype(dtype)
+    args = (x, w, strides, paddings, algorithm, dils, groups, fmt)
+    on = _run("conv2d", *args, {**SLOW, "FLAGS_kernel_numba": True})
+    off = _run("conv2d", *args, SLOW)
+    np.testing.assert_array_equal(on, off)
+    _assert_near(on, reference_conv(*args), 1e-5 if dtype == np.float32 else 1e-12)
