@@ -181,11 +181,10 @@ def _planes(name: str, rows: int, cols: int, dtype):
     return np.reshape(buf[:, :size], (16, rows, cols))
 
 
-def _winograd(loops, x, w, pads, out_sizes, epilogue=None):
+def _winograd(loops, x, w, pads, out_sizes):
     """3x3 stride-1 undilated ungrouped convolution of a C-contiguous NCHW x as F(2x2, 3x3)
     (module doc), its transforms in the compiled ``loops`` (input and output transforms split
-    over channels by ``jit.split``; the output transform applies ``epilogue``, emptying the
-    list, as depthwise does) -> a fresh [N, O, Ho, Wo]."""
+    over channels by ``jit.split``) -> a fresh [N, O, Ho, Wo]."""
     n, c, h, wd = x.shape
     o = w.shape[0]
     ho, wo = out_sizes
@@ -206,8 +205,7 @@ def _winograd(loops, x, w, pads, out_sizes, epilogue=None):
     m = _planes("winograd.m", o, tiles, dt)
     np.matmul(u, v, out=m)
     y = np.empty((n, o, ho, wo), dtype=dt)
-    scale, bias, act = _take_epilogue(epilogue, dt)
-    jit.split(loops.winograd_output, o, 16 * o * tiles, m, y, th, tw, scale, bias, act)
+    jit.split(loops.winograd_output, o, 16 * o * tiles, m, y, th, tw)
     return y
 
 
@@ -225,8 +223,7 @@ def _take_epilogue(epilogue, dtype):
 def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes, epilogue=None):
     """Grouped convolution of an [N, C, *spatial] input (pads resolved and holding every
     window) -> [N, O, *out]; ``epilogue`` (a list [scale, bias, act code], conv_compute's) is
-    applied by the compiled depthwise loop or Winograd's output transform when one of them
-    runs, which then empties the list."""
+    applied by the compiled depthwise loop when it runs, which then empties the list."""
     xp = ctx.xp
     n, c = x.shape[:2]
     o, cg = w.shape[:2]
@@ -252,7 +249,7 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes, epil
     if (loops is not None and groups == 1 and tuple(ksize) == (3, 3)
             and tuple(strides) == (1, 1) and tuple(dilations) == (1, 1)
             and _winograd_pays(x, w, out_sizes) and _finite(x) and _finite(w)):
-        return _winograd(loops, np.ascontiguousarray(x), w, pads, out_sizes, epilogue)
+        return _winograd(loops, np.ascontiguousarray(x), w, pads, out_sizes)
     k = cg * prod(ksize)
     length = prod(out_sizes)
     if loops is not None and len(ksize) == 2:  # the compiled im2col: no padded copy
@@ -368,8 +365,8 @@ def conv_compute(ctx, input, filter, strides, paddings, padding_algorithm: str, 
     to each output channel in the pass that makes the result contiguous (callers that fuse an
     affine epilogue: fluid_compat.operators.fusion).  ``epilogue``, a list [scale, bias, act]
     (C-contiguous [O] arrays of the input's dtype, act 0 none, 1 relu, 2 relu6: as
-    ``_jit_loops.affine_act``), is applied to an NCHW float32 / float64 depthwise or Winograd
-    result by the compiled loop as it writes each value (the same operations as affine_act's
+    ``_jit_loops.affine_act``), is applied to an NCHW float32 / float64 depthwise result by
+    the compiled loop as it writes each value (the same operations as affine_act's
     pass after it); the list is emptied when it was, left as it is otherwise (the caller
     applies it)."""
     xp = ctx.xp
