@@ -242,14 +242,9 @@ class ConvEpilogueStep:
         mean, variance, scale, bias = stats
         new_scale, new_bias = self._coefficients(xp, mean, variance, scale, bias, w.dtype)
         # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale, + new_bias)
-        # the compiled depthwise loop may apply the epilogue as it writes y (it then empties
-        # the list): the same float operations as affine_act's pass below
-        epilogue = [new_scale, new_bias, self._act_code] if self._loops(x, new_scale,
-                                                                       new_bias) else None
-        y = conv2d_compute(ctx, x, w, *attrs, epilogue=epilogue)
-        if epilogue == []:  # applied
-            pass
-        elif (loops := self._loops(y, new_scale, new_bias)) is not None:
+        y = conv2d_compute(ctx, x, w, *attrs)
+        loops = self._loops(y, new_scale, new_bias)
+        if loops is not None:
             # the same float operations in one compiled pass (channels split over threads)
             jit.split(loops.affine_act, y.shape[1], y.size,
                       y.reshape(y.shape[0], y.shape[1], -1), new_scale, new_bias,

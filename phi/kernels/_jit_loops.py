@@ -47,29 +47,11 @@ def _fill_phases(x, xf, b, ic, ph, hq, wq, pt, pl, sh, sw):
 
 
 @_JIT
-def _epilogue(v, s, t, act, zero, six):
-    """depthwise's epilogue of one value, affine_act's arithmetic: act < 0 none, else
-    v * s + t (each rounded), then 1 relu, 2 relu6."""
-    if act < 0:
-        return v
-    v = v * s + t
-    if act == 1:
-        return v if v > zero else zero
-    if act == 2:
-        if v < zero:
-            return zero
-        if v > six:
-            return six
-    return v
-
-
-@_JIT
-def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, scale, bias, act, c0, c1):
+def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, c0, c1):
     """out [N, C*m, Ho, Wo] = the depthwise convolution of x [N, C, H, W] with w [C*m, kh, kw],
     padded (pt top, pl left; taps outside x are zero), strided and dilated, for the input
     channels c0 .. c1 (their m output channels each; the other channels are left alone: the
-    caller may split the channels over threads), then the fused step's epilogue ``act``
-    (``_epilogue``: -1 none; scale, bias [C*m] unused then).
+    caller may split the channels over threads).
 
     Per input channel, x's zero-padded plane is split into its sh * sw stride phases (phase
     (a, b) at [r, q] holds padded row r * sh + a, column q * sw + b; one phase with stride 1),
@@ -79,7 +61,8 @@ def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, scale, bias, act, c0, c1):
     the taps are summed in row-major order from zero (0 + w00 x00 + w01 x01 + ...): 3x3
     filters with the nine taps in registers, one pass over the outputs; other sizes tap by
     tap into a local accumulator.  Indices are unsigned (numba then emits no negative-index
-    wraparound, and the loops vectorise)."""
+    wraparound, and the loops vectorise).  (The conv_bn step's epilogue applied here, per
+    value or per channel, was no faster than affine_act's pass after it: not done.)"""
     n, c = x.shape[0], x.shape[1]
     o, kh, kw = w.shape
     m = o // c
@@ -99,14 +82,11 @@ def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, scale, bias, act, c0, c1):
     of = out.reshape(n * o * ho * wo)
     xf = x.ravel()
     zero = x.dtype.type(0)
-    six = x.dtype.type(6)
     by_rows = wo >= 24  # 3x3: per output row (long rows) or over the flat positions
     for b in range(n):
         for ic in range(c0, c1):
             _fill_phases(x, xf, b, ic, ph, hq, wq, pt, pl, sh, sw)
             for oc in range(ic * m, ic * m + m):
-                s = scale[oc] if act >= 0 else zero
-                t = bias[oc] if act >= 0 else zero
                 obase = (b * o + oc) * ho * wo
                 if taps == 9:
                     w0, w1, w2 = w[oc, 0, 0], w[oc, 0, 1], w[oc, 0, 2]
@@ -130,7 +110,7 @@ def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, scale, bias, act, c0, c1):
                                 v += w6 * ph[k + u6]
                                 v += w7 * ph[k + u7]
                                 v += w8 * ph[k + u8]
-                                of[ob + np.uint64(ox)] = _epilogue(v, s, t, act, zero, six)
+                                of[ob + np.uint64(ox)] = v
                         continue
                     for kk in range(length):
                         k = np.uint64(kk)
@@ -158,7 +138,7 @@ def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, scale, bias, act, c0, c1):
                     ob = np.uint64(obase + oy * wo)
                     for ox in range(wo):
                         uo = np.uint64(ox)
-                        of[ob + uo] = _epilogue(acc[kb + uo], s, t, act, zero, six)
+                        of[ob + uo] = acc[kb + uo]
 
 
 @_JIT
@@ -219,8 +199,7 @@ def winograd_output(m, y, th, tw, c0, c1):
     """Winograd F(2x2, 3x3)'s output transform A^T m A of m [16, O, N * th * tw] into
     y [N, O, Ho, Wo] (Ho <= 2 th, Wo <= 2 tw: a tile's outputs past them are dropped) for the
     output channels c0 .. c1, with the numpy path's order of additions.  (The conv_bn step's
-    epilogue stays a separate pass: applied here, per value or per plane, ResNets ran 1-2%
-    slower.)"""
+    epilogue applied here, per value or per plane, made ResNets 1-2% slower: not done.)"""
     n, ho, wo = y.shape[0], y.shape[2], y.shape[3]
     for b in range(n):
         for oc in range(c0, c1):

@@ -148,7 +148,6 @@ flags.define_flag(_GEMM_1X1_FLAG, bool, True,
 FAST_PATH_FLAGS = (jit.FLAG, _WINOGRAD_FLAG, _SCRATCH_FLAG, _GEMM_1X1_FLAG)
 
 _FLOATS = (np.float32, np.float64)  # the dtypes of the compiled loops
-_NO_EPILOGUE = {t: np.zeros(0, t) for t in _FLOATS}  # depthwise's unused scale / bias
 
 
 def _winograd_pays(x, w, out_sizes) -> bool:
@@ -209,21 +208,9 @@ def _winograd(loops, x, w, pads, out_sizes):
     return y
 
 
-def _take_epilogue(epilogue, dtype):
-    """(scale, bias, act) of a compiled loop: conv_compute's ``epilogue`` list, emptied (the
-    loop applies it), or none (act -1)."""
-    if epilogue:
-        scale, bias, act = epilogue
-        epilogue.clear()
-        return scale, bias, act
-    none = _NO_EPILOGUE[dtype.type]
-    return none, none, -1
-
-
-def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes, epilogue=None):
+def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     """Grouped convolution of an [N, C, *spatial] input (pads resolved and holding every
-    window) -> [N, O, *out]; ``epilogue`` (a list [scale, bias, act code], conv_compute's) is
-    applied by the compiled depthwise loop when it runs, which then empties the list."""
+    window) -> [N, O, *out]."""
     xp = ctx.xp
     n, c = x.shape[:2]
     o, cg = w.shape[:2]
@@ -240,10 +227,9 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes, epil
     if cg == 1 and groups == c and len(ksize) == 2:
         if loops is not None:
             out = np.empty((n, o, *out_sizes), dtype=x.dtype)
-            scale, bias, act = _take_epilogue(epilogue, x.dtype)
             jit.split(loops.depthwise, c, n * o * prod(out_sizes) * prod(ksize),
                       np.ascontiguousarray(x), np.reshape(w, (o, *ksize)), out,
-                      pads[0], pads[2], *strides, *dilations, scale, bias, act)
+                      pads[0], pads[2], *strides, *dilations)
             return out
         return _depthwise(xp, x, w, pads, strides, dilations, out_sizes)
     if (loops is not None and groups == 1 and tuple(ksize) == (3, 3)
@@ -360,15 +346,10 @@ def _conv_geometry(spatial, ksize, strides, paddings, padding_algorithm: str, di
 
 
 def conv_compute(ctx, input, filter, strides, paddings, padding_algorithm: str, dilations,
-                 groups: int, data_format: str, bias=None, epilogue=None):
+                 groups: int, data_format: str, bias=None):
     """Shared body of conv2d, depthwise_conv2d and conv3d; ``bias`` ([O], optional) is added
     to each output channel in the pass that makes the result contiguous (callers that fuse an
-    affine epilogue: fluid_compat.operators.fusion).  ``epilogue``, a list [scale, bias, act]
-    (C-contiguous [O] arrays of the input's dtype, act 0 none, 1 relu, 2 relu6: as
-    ``_jit_loops.affine_act``), is applied to an NCHW float32 / float64 depthwise result by
-    the compiled loop as it writes each value (the same operations as affine_act's
-    pass after it); the list is emptied when it was, left as it is otherwise (the caller
-    applies it)."""
+    affine epilogue: fluid_compat.operators.fusion)."""
     xp = ctx.xp
     nd = input.ndim - 2
     channel_last = is_channel_last(data_format)
@@ -378,8 +359,7 @@ def conv_compute(ctx, input, filter, strides, paddings, padding_algorithm: str, 
     if 0 in out_sizes or x.shape[0] == 0:  # ConvOutSize 0: Paddle returns an empty output
         out = xp.zeros((x.shape[0], filter.shape[0], *out_sizes), dtype=x.dtype)
     else:
-        out = _conv_nchw(ctx, x, filter, strides, pads, dils, groups, out_sizes,
-                         None if channel_last or bias is not None else epilogue)  # fresh
+        out = _conv_nchw(ctx, x, filter, strides, pads, dils, groups, out_sizes)  # fresh
     if bias is not None:
         b = xp.reshape(bias, (1, -1) + (1,) * nd)
         out = xp.add(out, b, out=out) if out.flags.c_contiguous else xp.add(out, b)

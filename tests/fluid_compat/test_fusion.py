@@ -287,27 +287,26 @@ def test_paddle_models_fuse_and_still_match_paddle(model):
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("act", [None, "relu", "relu6"])
 @pytest.mark.parametrize("depthwise", [False, True])
-def test_epilogue_in_the_compiled_loops_equals_op_by_op(depthwise, act, threads, monkeypatch):
-    # the compiled depthwise loop writes y * new_scale + new_bias (+ act) as it goes; after
-    # Winograd the compiled affine_act pass does: the bits of op by op, split over threads
-    # or not
+def test_compiled_epilogue_equals_op_by_op(depthwise, act, threads, monkeypatch):
+    # after the compiled depthwise loop or Winograd, the compiled affine_act pass writes
+    # y * new_scale + new_bias (+ act): the bits of op by op, split over threads or not
     from phi.kernels import jit
 
     loops = jit.kernels()
     if loops is None:
         pytest.skip("numba is not installed")
     applied = []
-    name = "depthwise" if depthwise else "affine_act"
-    fn = getattr(loops, name)
-    winograd = []
-    monkeypatch.setattr(loops, "winograd_output",
-                        lambda *a, _f=loops.winograd_output: winograd.append(1) or _f(*a))
+    fn = loops.affine_act
+    conv = []
+    name = "depthwise" if depthwise else "winograd_output"
+    conv_fn = getattr(loops, name)
+    monkeypatch.setattr(loops, name, lambda *a: conv.append(1) or conv_fn(*a))
 
     def counted(*args):
-        applied.append(args[-3])  # act (depthwise: -1 when given no epilogue)
+        applied.append(args[-3])  # act
         return fn(*args)
 
-    monkeypatch.setattr(loops, name, counted)
+    monkeypatch.setattr(loops, "affine_act", counted)
     monkeypatch.setattr(jit, "MIN_SPLIT_WORK", 0)
     set_flags({"FLAGS_kernel_threads": threads})
     try:
@@ -323,7 +322,7 @@ def test_epilogue_in_the_compiled_loops_equals_op_by_op(depthwise, act, threads,
     assert step.runs == 2
     code = {None: 0, "relu": 1, "relu6": 2}[act]
     assert applied.count(code) >= 2  # the fused runs (each part of a split counts)
-    assert depthwise or winograd  # the 3x3 convolution ran as Winograd
+    assert conv  # the compiled depthwise loop or Winograd ran
     ref = _reference(program, scope, {"x": x}, [last])[0]
     for out in runs:
         assert_close_to_op_by_op(out, ref)
