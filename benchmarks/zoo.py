@@ -227,7 +227,7 @@ def targets(rows: list[dict], chains: list[dict], cold: dict | None,
     ratios = []
     for r in rows:
         peers_rss = [(e["peak_rss_mb"], n) for n, e in r["engines"].items()
-                     if n != "bridge" and e["peak_rss_mb"] is not None]
+                     if n in ENGINES and e["peak_rss_mb"] is not None]
         mine = r["engines"]["bridge"]["peak_rss_mb"]
         if peers_rss and mine is not None:
             least, who = min(peers_rss)
