@@ -341,38 +341,39 @@ def winograd_weight(w, u):
 
 
 @_JIT
-def _affine_row(row, s, t, act, zero, six):
-    """affine_act's pass over one channel's values ``row`` (1-D, in place)."""
-    length = row.shape[0]
-    if act == 1:
-        for k in range(length):
-            v = row[k] * s + t
-            row[k] = v if v > zero else zero
-    elif act == 2:
-        for k in range(length):
-            v = row[k] * s + t
-            if v < zero:
-                v = zero
-            elif v > six:
-                v = six
-            row[k] = v
-    else:
-        for k in range(length):
-            row[k] = row[k] * s + t
-
-
-@_JIT
 def affine_act(y, scale, bias, act, c0, c1):
-    """In place over channels c0 .. c1 of y [N, C, L]: y * scale[c], + bias[c] (each rounded,
-    as numpy's two passes are), then act 1: relu (v > 0 ? v : 0: NaN -> 0, -0.0 -> +0.0, as
-    np.fmax(v, 0)) or 2: relu6 (np.clip(v, 0, 6): NaN and -0.0 kept); one pass instead of two
-    or three."""
-    n = y.shape[0]
+    """In place over channels c0 .. c1 of y [N, C, L] (C-contiguous): y * scale[c], + bias[c]
+    (each rounded, as numpy's two passes are), then act 1: relu (v > 0 ? v : 0: NaN -> 0,
+    -0.0 -> +0.0, as np.fmax(v, 0)) or 2: relu6 (np.clip(v, 0, 6): NaN and -0.0 kept); one
+    pass instead of two or three.  Flat unsigned indices (no view per channel: on small maps
+    that cost more than the arithmetic)."""
+    n, c, length = y.shape
+    yf = y.reshape(n * c * length)
     zero = y.dtype.type(0)
     six = y.dtype.type(6)
     for b in range(n):
         for ch in range(c0, c1):
-            _affine_row(y[b, ch], scale[ch], bias[ch], act, zero, six)
+            s = scale[ch]
+            t = bias[ch]
+            base = np.uint64((b * c + ch) * length)
+            if act == 1:
+                for k in range(length):
+                    i = base + np.uint64(k)
+                    v = yf[i] * s + t
+                    yf[i] = v if v > zero else zero
+            elif act == 2:
+                for k in range(length):
+                    i = base + np.uint64(k)
+                    v = yf[i] * s + t
+                    if v < zero:
+                        v = zero
+                    elif v > six:
+                        v = six
+                    yf[i] = v
+            else:
+                for k in range(length):
+                    i = base + np.uint64(k)
+                    yf[i] = yf[i] * s + t
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")  # x / 0: inf or NaN, as numpy
