@@ -1,13 +1,15 @@
 """Issue 14's speed targets in one run: the bridge against onnxruntime and Paddle Inference.
 
     python benchmarks/zoo.py [--models NAME...] [--repeat 20] [--zoo DIR] [--peers PYTHON]
-                             [--cold 5] [--stat median|best] [--json FILE]
+                             [--cold 5] [--stat median|best] [--compare DIR] [--json FILE]
 
 Per model, the bridge (a planned re-run with default flags, as benchmarks/models.py times it)
 and each peer run in their own processes, loaded side by side and then timed in turn, a burst
 of runs each (>= 20 ms), the order turning each round, a pause of 0.25 s between two turns
 (see _peers.round_robin), so that noise on the shared machine hits them all alike; the medians
 (--stat best: each side's fastest burst) are compared and each process's peak RSS is its own.
+--compare DIR adds the bridge of another checkout (DIR's own benchmarks/zoo.py worker) to the
+same rounds: before / after in one run.
 Peers: onnxruntime (2 intra-op threads, sequential execution), Paddle Inference native
 (disable_mkldnn, 2 CPU math threads) and with oneDNN (enable_mkldnn), all batch 1 on the
 recorded feeds (benchmarks/_peers.py, run with the Python of a virtualenv holding paddlepaddle
@@ -108,9 +110,13 @@ def _onnx_file(name: str, model_dir: Path, zoo: Path | None) -> str | None:
 
 
 def measure_model(name: str, model_dir: Path, zoo: Path | None, peers: str | None,
-                  repeat: int, burst_ms: float = 20.0) -> dict:
+                  repeat: int, burst_ms: float = 20.0, compare: Path | None = None) -> dict:
     bridge = Worker("bridge", [sys.executable, __file__, "--worker", str(model_dir)], _env())
     workers = [bridge]
+    if compare is not None:  # another checkout's bridge, its own worker, in the same rounds
+        env = dict(os.environ, PYTHONPATH=str(compare))
+        workers.append(Worker("compare", [sys.executable, str(compare / "benchmarks" / "zoo.py"),
+                                          "--worker", str(model_dir)], env))
     if peers is not None:
         workers += peer_workers(peers, str(model_dir), _onnx_file(name, model_dir, zoo))
     round_robin(workers, repeat, burst_ms=burst_ms)
@@ -221,7 +227,7 @@ def targets(rows: list[dict], chains: list[dict], cold: dict | None,
     ratios = []
     for r in rows:
         peers_rss = [(e["peak_rss_mb"], n) for n, e in r["engines"].items()
-                     if n != "bridge" and e["peak_rss_mb"] is not None]
+                     if n in ENGINES and e["peak_rss_mb"] is not None]
         mine = r["engines"]["bridge"]["peak_rss_mb"]
         if peers_rss and mine is not None:
             least, who = min(peers_rss)
@@ -278,6 +284,16 @@ def report(rows, chains, cold, results, stat: str = "median") -> None:
             elif v["max_diff"] is not None and v["max_diff"] > 1e-4:
                 print(f"  {r['model']} {e}: output differs from Paddle's recorded by "
                       f"{v['max_diff']:.3g} of its largest magnitude")
+    for r in rows:
+        eng = r["engines"]
+        other = (eng.get("compare") or {}).get(f"{stat}_ms")
+        if "compare" in eng and other is not None and eng["bridge"][f"{stat}_ms"]:
+            ratios = ", ".join(f"/{heads[e]} {other / eng[e][f'{stat}_ms']:.2f}"
+                               for e in ENGINES if (eng.get(e) or {}).get(f"{stat}_ms"))
+            print(f"  {r['model']} --compare bridge: {other:.3f} ms "
+                  f"(this bridge / it {eng['bridge'][f'{stat}_ms'] / other:.2f}; {ratios})")
+        elif "compare" in eng:
+            print(f"  {r['model']} --compare bridge: {eng['compare']['error']}")
     for c in chains:
         print(f"{c['model']:<24}bridge {c['bridge_ms']:.3f} ms, bare numpy {c['numpy_ms']:.3f} ms"
               f" over {c['ops']} ops: {c['us_per_op']:.2f} us/op")
@@ -318,6 +334,9 @@ def main() -> None:
     parser.add_argument("--burst-ms", type=float, default=20.0,
                         help="each turn runs the model back to back for at least this long "
                         "(longer: less of the first run after the pause)")
+    parser.add_argument("--compare", type=Path, metavar="DIR",
+                        help="also time the bridge of the checkout DIR (its benchmarks/zoo.py "
+                        "worker, PYTHONPATH=DIR) in the same rounds: before / after in one run")
     parser.add_argument("--json", type=Path, help="write the measurements here")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--chain", type=Path, help=argparse.SUPPRESS)
@@ -347,7 +366,8 @@ def main() -> None:
             print(f"{name}: skipped (not in {args.zoo}: tools/fixtures/gen_big_models.py makes it)")
             continue
         print(f"{name} ...", flush=True)
-        rows.append(measure_model(name, model_dir, zoo, peers, args.repeat, args.burst_ms))
+        rows.append(measure_model(name, model_dir, zoo, peers, args.repeat, args.burst_ms,
+                                  args.compare))
     chains = measure_chains(max(args.repeat, 30)) if "chains" in args.models else []
     cold = measure_cold(args.cold, zoo, peers) if "cold" in args.models and args.cold > 0 \
         else None

@@ -128,6 +128,7 @@ _ACTIVATION_KERNELS = {"relu": activation_kernels.relu, "relu6": activation_kern
 # the activation kernels' own arithmetic, applied in place
 _ACTIVATIONS = {"relu": activation_kernels.relu_values, "relu6": activation_kernels.relu6_values}
 _ACT_CODES = {"relu": 1, "relu6": 2}  # the compiled epilogue's (_jit_loops.affine_act)
+_JIT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))  # the compiled loops'
 
 
 def _choice(runner: BoundRunner):
@@ -239,14 +240,15 @@ class ConvEpilogueStep:
         xp = self._xp
         x, w = args
         mean, variance, scale, bias = stats
-        new_scale, new_bias = global_stats_coefficients(xp, mean, variance, scale, bias,
-                                                        self._epsilon, w.dtype)
+        new_scale, new_bias = self._coefficients(xp, mean, variance, scale, bias, w.dtype)
         # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale, + new_bias)
         y = conv2d_compute(ctx, x, w, *attrs)
         loops = self._loops(y, new_scale, new_bias)
-        if loops is not None:  # the same float operations in one compiled pass
-            loops.affine_act(y.reshape(y.shape[0], y.shape[1], -1), new_scale, new_bias,
-                             self._act_code)
+        if loops is not None:
+            # the same float operations in one compiled pass (channels split over threads)
+            jit.split(loops.affine_act, y.shape[1], y.size,
+                      y.reshape(y.shape[0], y.shape[1], -1), new_scale, new_bias,
+                      self._act_code)
         else:
             xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
             xp.add(y, xp.reshape(new_bias, self._bshape), out=y)
@@ -255,6 +257,22 @@ class ConvEpilogueStep:
         out_var, dtype, place, layout = self._out
         out_var.value = DenseTensor(y, dtype, place, layout)
         return None
+
+    def _coefficients(self, xp, mean, variance, scale, bias, dtype):
+        """global_stats_coefficients (batch_norm's, from the current statistics), in one
+        compiled pass when the statistics are float numpy vectors of ``dtype``."""
+        if (xp is np and scale is not None and bias is not None and dtype in _JIT_DTYPES
+                and all(type(a) is np.ndarray and a.dtype == dtype and a.ndim == 1
+                        for a in (mean, variance, scale, bias))):
+            loops = jit.kernels()
+            if loops is not None:
+                new_scale = np.empty(mean.shape, dtype)
+                new_bias = np.empty(mean.shape, dtype)
+                loops.bn_coefficients(mean, variance, scale, bias, self._epsilon, new_scale,
+                                      new_bias)
+                return new_scale, new_bias
+        return global_stats_coefficients(xp, mean, variance, scale, bias, self._epsilon,
+                                         dtype)
 
     def _loops(self, y, new_scale, new_bias):
         """The compiled loops (module ``phi.kernels.jit``) when they can run this epilogue: NCHW,

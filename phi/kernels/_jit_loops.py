@@ -13,60 +13,141 @@ _JIT = numba.njit(cache=True, nogil=True)
 
 
 @_JIT
-def depthwise(x, w, out, pt, pl, sh, sw, dh, dw):
+def _fill_phases(x, xf, b, ic, ph, hq, wq, pt, pl, sh, sw):
+    """Plane (b, ic) of x [N, C, H, W] (xf: x flat) into its flat stride phases
+    ph [sh * sw * hq * wq] (conv._depthwise_phases' layout: phase (pa, pb) at [r, q] holds
+    padded row r * sh + pa, column q * sw + pb): only the positions inside x are written, the
+    rest stay as the caller left them (zero).  Flat unsigned indices: contiguous rows copy as
+    vector loops."""
+    c, h, wd = x.shape[1], x.shape[2], x.shape[3]
+    xoff = (b * c + ic) * h * wd
+    plen = hq * wq
+    for pa in range(sh):
+        r0 = max(0, (pt - pa + sh - 1) // sh)  # the phase rows inside x
+        r1 = min(hq, (h + pt - pa + sh - 1) // sh)
+        for pb in range(sw):
+            q0 = max(0, (pl - pb + sw - 1) // sw)
+            q1 = min(wq, (wd + pl - pb + sw - 1) // sw)
+            if q1 <= q0:
+                continue
+            nq = q1 - q0
+            base = (pa * sw + pb) * plen
+            for r in range(r0, r1):
+                src = np.uint64(xoff + (r * sh + pa - pt) * wd + q0 * sw + pb - pl)
+                dst = np.uint64(base + r * wq + q0)
+                if sw == 1:
+                    for q in range(nq):
+                        uq = np.uint64(q)
+                        ph[dst + uq] = xf[src + uq]
+                else:
+                    usw = np.uint64(sw)
+                    for q in range(nq):
+                        uq = np.uint64(q)
+                        ph[dst + uq] = xf[src + uq * usw]
+
+
+@_JIT
+def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, c0, c1):
     """out [N, C*m, Ho, Wo] = the depthwise convolution of x [N, C, H, W] with w [C*m, kh, kw],
-    padded (pt top, pl left; taps outside x are zero), strided and dilated.
+    padded (pt top, pl left; taps outside x are zero), strided and dilated, for the input
+    channels c0 .. c1 (their m output channels each; the other channels are left alone: the
+    caller may split the channels over threads).
 
     Per input channel, x's zero-padded plane is split into its sh * sw stride phases (phase
     (a, b) at [r, q] holds padded row r * sh + a, column q * sw + b; one phase with stride 1),
     each flattened on a common row width wq (as conv._depthwise_phases does): a filter tap
-    then reads one contiguous slice of a phase for every output position at once, computed
-    on the row width wq (the extra columns dropped at the end).  Per output channel the taps
-    are summed in row-major order into a local accumulator, one multiply-add loop per tap."""
-    n, c, h, wd = x.shape
+    then reads one contiguous run of a phase for a row of outputs (or for every output
+    position at once, computed on the row width wq, the extra columns dropped).  Per output
+    the taps are summed in row-major order from zero (0 + w00 x00 + w01 x01 + ...): 3x3
+    filters with the nine taps in registers, one pass over the outputs; other sizes tap by
+    tap into a local accumulator.  Indices are unsigned (numba then emits no negative-index
+    wraparound, and the loops vectorise).  (The conv_bn step's epilogue applied here, per
+    value or per channel, was no faster than affine_act's pass after it: not done.)"""
+    n, c = x.shape[0], x.shape[1]
     o, kh, kw = w.shape
     m = o // c
     ho, wo = out.shape[2], out.shape[3]
-    hq = ho + (kh - 1) * dh // sh + 1  # one more row: every tap's slice inside its phase
+    hq = ho + (kh - 1) * dh // sh + 1  # one more row: every tap's run inside its phase
     wq = wo + (kw - 1) * dw // sw
-    phases = np.zeros((sh, sw, hq * wq), dtype=x.dtype)
+    plen = hq * wq
+    ph = np.zeros(sh * sw * plen, dtype=x.dtype)
     length = ho * wq
     acc = np.empty(length, dtype=out.dtype)
+    taps = kh * kw
+    offs = np.empty(taps, dtype=np.uint64)
+    for i in range(kh):
+        for j in range(kw):
+            offs[i * kw + j] = np.uint64((((i * dh) % sh) * sw + (j * dw) % sw) * plen
+                                         + (i * dh) // sh * wq + (j * dw) // sw)
+    of = out.reshape(n * o * ho * wo)
+    xf = x.ravel()
+    zero = x.dtype.type(0)
+    by_rows = wo >= 24  # 3x3: per output row (long rows) or over the flat positions
     for b in range(n):
-        for ic in range(c):
-            xc = x[b, ic]
-            for pa in range(sh):
-                for pb in range(sw):
-                    ph = phases[pa, pb]
-                    for r in range(hq):
-                        iy = r * sh + pa - pt
-                        row = ph[r * wq:(r + 1) * wq]
-                        if iy < 0 or iy >= h:
-                            row[:] = 0
-                            continue
-                        xr = xc[iy]
-                        for q in range(wq):
-                            ix = q * sw + pb - pl
-                            row[q] = xr[ix] if 0 <= ix < wd else 0
+        for ic in range(c0, c1):
+            _fill_phases(x, xf, b, ic, ph, hq, wq, pt, pl, sh, sw)
             for oc in range(ic * m, ic * m + m):
-                acc[:] = 0
-                for i in range(kh):
-                    for j in range(kw):
-                        wv = w[oc, i, j]
-                        off = (i * dh) // sh * wq + (j * dw) // sw
-                        src = phases[(i * dh) % sh, (j * dw) % sw, off:off + length]
-                        for k in range(length):
-                            acc[k] += wv * src[k]
+                obase = (b * o + oc) * ho * wo
+                if taps == 9:
+                    w0, w1, w2 = w[oc, 0, 0], w[oc, 0, 1], w[oc, 0, 2]
+                    w3, w4, w5 = w[oc, 1, 0], w[oc, 1, 1], w[oc, 1, 2]
+                    w6, w7, w8 = w[oc, 2, 0], w[oc, 2, 1], w[oc, 2, 2]
+                    u0, u1, u2, u3, u4 = offs[0], offs[1], offs[2], offs[3], offs[4]
+                    u5, u6, u7, u8 = offs[5], offs[6], offs[7], offs[8]
+                    if by_rows:
+                        for oy in range(ho):
+                            kb = oy * wq
+                            ob = np.uint64(obase + oy * wo)
+                            for ox in range(wo):
+                                k = np.uint64(kb + ox)
+                                v = zero
+                                v += w0 * ph[k + u0]
+                                v += w1 * ph[k + u1]
+                                v += w2 * ph[k + u2]
+                                v += w3 * ph[k + u3]
+                                v += w4 * ph[k + u4]
+                                v += w5 * ph[k + u5]
+                                v += w6 * ph[k + u6]
+                                v += w7 * ph[k + u7]
+                                v += w8 * ph[k + u8]
+                                of[ob + np.uint64(ox)] = v
+                        continue
+                    for kk in range(length):
+                        k = np.uint64(kk)
+                        v = zero
+                        v += w0 * ph[k + u0]
+                        v += w1 * ph[k + u1]
+                        v += w2 * ph[k + u2]
+                        v += w3 * ph[k + u3]
+                        v += w4 * ph[k + u4]
+                        v += w5 * ph[k + u5]
+                        v += w6 * ph[k + u6]
+                        v += w7 * ph[k + u7]
+                        v += w8 * ph[k + u8]
+                        acc[k] = v
+                else:
+                    acc[:] = 0
+                    for tap in range(taps):
+                        wv = w[oc, tap // kw, tap % kw]
+                        u = offs[tap]
+                        for kk in range(length):
+                            k = np.uint64(kk)
+                            acc[k] += wv * ph[k + u]
                 for oy in range(ho):
-                    out[b, oc, oy, :] = acc[oy * wq:oy * wq + wo]
+                    kb = np.uint64(oy * wq)
+                    ob = np.uint64(obase + oy * wo)
+                    for ox in range(wo):
+                        uo = np.uint64(ox)
+                        of[ob + uo] = acc[kb + uo]
 
 
 @_JIT
-def winograd_input(p, v, th, tw):
+def winograd_input(p, v, th, tw, c0, c1):
     """Winograd F(2x2, 3x3)'s input transform B^T d B of every 4x4 tile (two apart) of the
-    padded p [C, N, 2 th + 2, 2 tw + 2] into v [16, C, N * th * tw] (row-major (r, q))."""
-    c, n = p.shape[0], p.shape[1]
-    for ch in range(c):
+    padded p [C, N, 2 th + 2, 2 tw + 2] into v [16, C, N * th * tw] (row-major (r, q)), for
+    the channels c0 .. c1."""
+    n = p.shape[1]
+    for ch in range(c0, c1):
         for b in range(n):
             pc = p[ch, b]
             for i in range(th):
@@ -114,64 +195,128 @@ def winograd_input(p, v, th, tw):
 
 
 @_JIT
-def winograd_output(m, y, th, tw):
+def winograd_output(m, y, th, tw, c0, c1):
     """Winograd F(2x2, 3x3)'s output transform A^T m A of m [16, O, N * th * tw] into
-    y [N, O, Ho, Wo] (Ho <= 2 th, Wo <= 2 tw: a tile's outputs past them are dropped), with
-    the numpy path's order of additions."""
-    n, o, ho, wo = y.shape
+    y [N, O, Ho, Wo] (Ho <= 2 th, Wo <= 2 tw: a tile's outputs past them are dropped) for the
+    output channels c0 .. c1, with the numpy path's order of additions.  (The conv_bn step's
+    epilogue applied here, per value or per plane, made ResNets 1-2% slower: not done.)"""
+    n, ho, wo = y.shape[0], y.shape[2], y.shape[3]
     for b in range(n):
-        for oc in range(o):
+        for oc in range(c0, c1):
+            uoc = np.uint64(oc)
             yo = y[b, oc]
             for i in range(th):
-                base = (b * th + i) * tw
+                base = np.uint64((b * th + i) * tw)
                 two_rows = 2 * i + 1 < ho
+                y0 = np.uint64(2 * i)
+                y1 = y0 + np.uint64(1)
                 for j in range(tw):
-                    t = base + j
+                    t = base + np.uint64(j)
                     # A^T m: s0 = m0 + m1 + m2, s1 = m1 - m2 - m3 (rows of 4)
-                    s00 = m[0, oc, t] + m[4, oc, t] + m[8, oc, t]
-                    s01 = m[1, oc, t] + m[5, oc, t] + m[9, oc, t]
-                    s02 = m[2, oc, t] + m[6, oc, t] + m[10, oc, t]
-                    s03 = m[3, oc, t] + m[7, oc, t] + m[11, oc, t]
-                    s10 = m[4, oc, t] - m[8, oc, t] - m[12, oc, t]
-                    s11 = m[5, oc, t] - m[9, oc, t] - m[13, oc, t]
-                    s12 = m[6, oc, t] - m[10, oc, t] - m[14, oc, t]
-                    s13 = m[7, oc, t] - m[11, oc, t] - m[15, oc, t]
-                    x0 = 2 * j
-                    yo[2 * i, x0] = s00 + s01 + s02
-                    if x0 + 1 < wo:
-                        yo[2 * i, x0 + 1] = s01 - s02 - s03
+                    s00 = m[0, uoc, t] + m[4, uoc, t] + m[8, uoc, t]
+                    s01 = m[1, uoc, t] + m[5, uoc, t] + m[9, uoc, t]
+                    s02 = m[2, uoc, t] + m[6, uoc, t] + m[10, uoc, t]
+                    s03 = m[3, uoc, t] + m[7, uoc, t] + m[11, uoc, t]
+                    s10 = m[4, uoc, t] - m[8, uoc, t] - m[12, uoc, t]
+                    s11 = m[5, uoc, t] - m[9, uoc, t] - m[13, uoc, t]
+                    s12 = m[6, uoc, t] - m[10, uoc, t] - m[14, uoc, t]
+                    s13 = m[7, uoc, t] - m[11, uoc, t] - m[15, uoc, t]
+                    x0 = np.uint64(2 * j)
+                    x1 = x0 + np.uint64(1)
+                    yo[y0, x0] = s00 + s01 + s02
+                    if 2 * j + 1 < wo:
+                        yo[y0, x1] = s01 - s02 - s03
                     if two_rows:
-                        yo[2 * i + 1, x0] = s10 + s11 + s12
-                        if x0 + 1 < wo:
-                            yo[2 * i + 1, x0 + 1] = s11 - s12 - s13
+                        yo[y1, x0] = s10 + s11 + s12
+                        if 2 * j + 1 < wo:
+                            yo[y1, x1] = s11 - s12 - s13
+
+
+@_JIT
+def _max_nan(a, v):
+    """max_pool2d's step: v where it is larger or NaN (numpy's maximum), else a."""
+    return v if (v > a) | (v != v) else a
 
 
 @_JIT
 def max_pool2d(x, out, kh, kw, sh, sw, pt, pl, floor):
     """Max pooling of x [N, C, H, W] into out [N, C, Ho, Wo]: windows kh x kw, sh x sw apart,
-    starting pt / pl before the input; padding never wins (a plane padded with -inf), each
+    starting pt / pl before the input; padding never wins (planes padded with -inf), each
     output starts from ``floor`` (-FLT_MAX) and a NaN in the window gives NaN (as numpy's
-    maximum does).  Per output row, the taps in row-major order over strided slices."""
+    maximum does).  Per channel, the -inf-padded plane is split into its sw column phases
+    (phase pb at [r, q] holds padded column q * sw + pb), so that a tap reads one contiguous
+    run for a row of outputs; per output row the taps in row-major order.  Flat unsigned
+    indices (no negative-index wraparound: the loops vectorise)."""
     n, c, h, wd = x.shape
     ho, wo = out.shape[2], out.shape[3]
     hp = max((ho - 1) * sh + kh, pt + h)
-    wp = max((wo - 1) * sw + kw, pl + wd)
-    plane = np.full((hp, wp), -np.inf, dtype=x.dtype)
+    wq = wo + (kw - 1) // sw + 1  # columns of a phase: every tap and every column of x
+    wq = max(wq, (pl + wd + sw - 1) // sw)
+    plen = hp * wq
+    planes = np.full(sw * plen, -np.inf, dtype=x.dtype)
     acc = np.empty(wo, dtype=out.dtype)
+    xf = x.ravel()
+    of = out.reshape(n * c * ho * wo)
     for b in range(n):
         for ch in range(c):
-            plane[pt:pt + h, pl:pl + wd] = x[b, ch]
+            xoff = (b * c + ch) * h * wd
+            for pb in range(sw):  # x's columns ix with (ix + pl) % sw == pb
+                q0 = (pl - pb + sw - 1) // sw if pl > pb else 0
+                q1 = (wd + pl - pb + sw - 1) // sw
+                if q1 <= q0:
+                    continue
+                nq = q1 - q0
+                usw = np.uint64(sw)
+                for r in range(h):
+                    src = np.uint64(xoff + r * wd + q0 * sw + pb - pl)
+                    dst = np.uint64(pb * plen + (r + pt) * wq + q0)
+                    if sw == 1:
+                        for q in range(nq):
+                            uq = np.uint64(q)
+                            planes[dst + uq] = xf[src + uq]
+                    else:
+                        for q in range(nq):
+                            uq = np.uint64(q)
+                            planes[dst + uq] = xf[src + uq * usw]
+            obase = (b * c + ch) * ho * wo
+            if kh == 3 and kw == 3:  # the nine taps in registers, one pass per output row
+                u1 = np.uint64((1 % sw) * plen + 1 // sw)
+                u2 = np.uint64((2 % sw) * plen + 2 // sw)
+                uw = np.uint64(wq)
+                uw2 = np.uint64(2 * wq)
+                for oy in range(ho):
+                    r0 = np.uint64(oy * sh * wq)
+                    r1 = r0 + uw
+                    r2 = r0 + uw2
+                    ob = np.uint64(obase + oy * wo)
+                    for k in range(wo):
+                        uk = np.uint64(k)
+                        m = _max_nan(floor, planes[r0 + uk])
+                        m = _max_nan(m, planes[r0 + u1 + uk])
+                        m = _max_nan(m, planes[r0 + u2 + uk])
+                        m = _max_nan(m, planes[r1 + uk])
+                        m = _max_nan(m, planes[r1 + u1 + uk])
+                        m = _max_nan(m, planes[r1 + u2 + uk])
+                        m = _max_nan(m, planes[r2 + uk])
+                        m = _max_nan(m, planes[r2 + u1 + uk])
+                        m = _max_nan(m, planes[r2 + u2 + uk])
+                        of[ob + uk] = m
+                continue
             for oy in range(ho):
                 acc[:] = floor
                 for i in range(kh):
-                    row = plane[oy * sh + i]
+                    rbase = (oy * sh + i) * wq
                     for j in range(kw):
-                        src = row[j:j + (wo - 1) * sw + 1:sw]
+                        base = np.uint64((j % sw) * plen + rbase + j // sw)
                         for k in range(wo):
-                            v = src[k]
-                            a = acc[k]
-                            acc[k] = v if (v > a or v != v) else a
-                out[b, ch, oy, :] = acc
+                            uk = np.uint64(k)
+                            v = planes[base + uk]
+                            a = acc[uk]
+                            acc[uk] = _max_nan(a, v)
+                ob = np.uint64(obase + oy * wo)
+                for k in range(wo):
+                    uk = np.uint64(k)
+                    of[ob + uk] = acc[uk]
 
 
 @_JIT
@@ -196,30 +341,94 @@ def winograd_weight(w, u):
 
 
 @_JIT
-def affine_act(y, scale, bias, act):
-    """In place over y [N, C, L]: y * scale[c], + bias[c] (each rounded, as numpy's two passes
-    are), then act 1: relu (v > 0 ? v : 0: NaN -> 0, -0.0 -> +0.0, as np.fmax(v, 0)) or 2:
-    relu6 (np.clip(v, 0, 6): NaN and -0.0 kept); one pass instead of two or three."""
+def affine_act(y, scale, bias, act, c0, c1):
+    """In place over channels c0 .. c1 of y [N, C, L] (C-contiguous): y * scale[c], + bias[c]
+    (each rounded, as numpy's two passes are), then act 1: relu (v > 0 ? v : 0: NaN -> 0,
+    -0.0 -> +0.0, as np.fmax(v, 0)) or 2: relu6 (np.clip(v, 0, 6): NaN and -0.0 kept); one
+    pass instead of two or three.  Flat unsigned indices (no view per channel: on small maps
+    that cost more than the arithmetic)."""
     n, c, length = y.shape
+    yf = y.reshape(n * c * length)
     zero = y.dtype.type(0)
     six = y.dtype.type(6)
     for b in range(n):
-        for ch in range(c):
+        for ch in range(c0, c1):
             s = scale[ch]
             t = bias[ch]
-            row = y[b, ch]
+            base = np.uint64((b * c + ch) * length)
             if act == 1:
                 for k in range(length):
-                    v = row[k] * s + t
-                    row[k] = v if v > zero else zero
+                    i = base + np.uint64(k)
+                    v = yf[i] * s + t
+                    yf[i] = v if v > zero else zero
             elif act == 2:
                 for k in range(length):
-                    v = row[k] * s + t
+                    i = base + np.uint64(k)
+                    v = yf[i] * s + t
                     if v < zero:
                         v = zero
                     elif v > six:
                         v = six
-                    row[k] = v
+                    yf[i] = v
             else:
                 for k in range(length):
-                    row[k] = row[k] * s + t
+                    i = base + np.uint64(k)
+                    yf[i] = yf[i] * s + t
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")  # x / 0: inf or NaN, as numpy
+def bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias):
+    """batch_norm's per-channel coefficients from its running statistics, the operations of
+    norm.global_stats_coefficients in its order and dtype (each rounded): inv_std =
+    1 / sqrt(variance + T(epsilon)), new_scale = inv_std * scale, new_bias = bias -
+    mean * inv_std * scale; one pass instead of seven numpy calls."""
+    one = new_scale.dtype.type(1)
+    eps = new_scale.dtype.type(epsilon)
+    for ch in range(mean.shape[0]):
+        inv_std = one / np.sqrt(variance[ch] + eps)
+        new_scale[ch] = inv_std * scale[ch]
+        new_bias[ch] = bias[ch] - mean[ch] * inv_std * scale[ch]
+
+
+@_JIT
+def im2col(x, cols, ho, wo, kh, kw, sh, sw, dh, dw, pt, pl):
+    """Paddle's im2col of x [N, C, H, W] into cols [N, C * kh * kw, ho * wo] (row
+    (c * kh + i) * kw + j holds tap (i, j) of channel c at every output position; taps
+    outside x are zero): per output row, the zero edges and one copy of the inside
+    (contiguous when the stride is 1), straight from x (no padded copy).  Unsigned indices."""
+    n, c, h, wd = x.shape
+    xf = x.ravel()
+    cf = cols.reshape(cols.size)
+    zero = cols.dtype.type(0)
+    usw = np.uint64(sw)
+    for j in range(kw):
+        # the output columns whose tap j lies inside x: ox in [lo, hi)
+        off = j * dw - pl
+        lo = min(wo, max(0, (-off + sw - 1) // sw))
+        hi = max(lo, min(wo, (wd - off + sw - 1) // sw))
+        for b in range(n):
+            for ch in range(c):
+                xoff = (b * c + ch) * h * wd
+                for i in range(kh):
+                    row = np.uint64((((b * c + ch) * kh + i) * kw + j) * ho * wo)
+                    for oy in range(ho):
+                        iy = oy * sh + i * dh - pt
+                        dst = row + np.uint64(oy * wo)
+                        if iy < 0 or iy >= h:
+                            for q in range(wo):
+                                cf[dst + np.uint64(q)] = zero
+                            continue
+                        for q in range(lo):
+                            cf[dst + np.uint64(q)] = zero
+                        for q in range(hi, wo):
+                            cf[dst + np.uint64(q)] = zero
+                        src = np.uint64(xoff + iy * wd + lo * sw + off)
+                        d = dst + np.uint64(lo)
+                        if sw == 1:
+                            for q in range(hi - lo):
+                                uq = np.uint64(q)
+                                cf[d + uq] = xf[src + uq]
+                        else:
+                            for q in range(hi - lo):
+                                uq = np.uint64(q)
+                                cf[d + uq] = xf[src + uq * usw]

@@ -182,7 +182,8 @@ def _planes(name: str, rows: int, cols: int, dtype):
 
 def _winograd(loops, x, w, pads, out_sizes):
     """3x3 stride-1 undilated ungrouped convolution of a C-contiguous NCHW x as F(2x2, 3x3)
-    (module doc), its transforms in the compiled ``loops`` -> a fresh [N, O, Ho, Wo]."""
+    (module doc), its transforms in the compiled ``loops`` (input and output transforms split
+    over channels by ``jit.split``) -> a fresh [N, O, Ho, Wo]."""
     n, c, h, wd = x.shape
     o = w.shape[0]
     ho, wo = out_sizes
@@ -196,13 +197,14 @@ def _winograd(loops, x, w, pads, out_sizes):
     padded[:, :, top:top + h, left + wd:] = 0
     padded[:, :, top:top + h, left:left + wd] = np.permute_dims(x, (1, 0, 2, 3))
     v = _planes("winograd.v", c, n * th * tw, dt)
-    loops.winograd_input(padded, v, th, tw)
+    tiles = n * th * tw
+    jit.split(loops.winograd_input, c, 16 * c * tiles, padded, v, th, tw)
     u = _planes("winograd.u", o, c, dt)
     loops.winograd_weight(np.ascontiguousarray(w), u)
-    m = _planes("winograd.m", o, n * th * tw, dt)
+    m = _planes("winograd.m", o, tiles, dt)
     np.matmul(u, v, out=m)
     y = np.empty((n, o, ho, wo), dtype=dt)
-    loops.winograd_output(m, y, th, tw)
+    jit.split(loops.winograd_output, o, 16 * o * tiles, m, y, th, tw)
     return y
 
 
@@ -225,8 +227,9 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     if cg == 1 and groups == c and len(ksize) == 2:
         if loops is not None:
             out = np.empty((n, o, *out_sizes), dtype=x.dtype)
-            loops.depthwise(np.ascontiguousarray(x), np.reshape(w, (o, *ksize)), out,
-                            pads[0], pads[2], *strides, *dilations)
+            jit.split(loops.depthwise, c, n * o * prod(out_sizes) * prod(ksize),
+                      np.ascontiguousarray(x), np.reshape(w, (o, *ksize)), out,
+                      pads[0], pads[2], *strides, *dilations)
             return out
         return _depthwise(xp, x, w, pads, strides, dilations, out_sizes)
     if (loops is not None and groups == 1 and tuple(ksize) == (3, 3)
@@ -235,7 +238,11 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
         return _winograd(loops, np.ascontiguousarray(x), w, pads, out_sizes)
     k = cg * prod(ksize)
     length = prod(out_sizes)
-    if xp is np and FLAGS[_SCRATCH_FLAG]:  # the padded input and the columns in scratch
+    if loops is not None and len(ksize) == 2:  # the compiled im2col: no padded copy
+        cols = scratch("conv.cols", (n, groups, k, length), x.dtype)
+        loops.im2col(np.ascontiguousarray(x), np.reshape(cols, (n, groups * k, length)),
+                     *out_sizes, *ksize, *strides, *dilations, pads[0], pads[2])
+    elif xp is np and FLAGS[_SCRATCH_FLAG]:  # the padded input and the columns in scratch
         xpad = _pad_into(x, pads)
         view = _windows(xp, xpad, groups, ksize, dilations, strides, out_sizes)
         if k == cg and view.strides[-1] == x.itemsize and tuple(strides) == (1,) * len(ksize):

@@ -19,16 +19,22 @@ bits on every run; against the numpy path only the order of additions differs (w
 
 from __future__ import annotations
 
+import os
 import threading
 
 from phi import flags
 
-__all__ = ["FLAG", "kernels"]
+__all__ = ["FLAG", "THREADS_FLAG", "kernels", "split"]
 
 FLAG = "FLAGS_kernel_numba"
 flags.define_flag(FLAG, bool, True,
                   "Compiled (numba) loops for depthwise convolution, Winograd transforms and "
                   "pooling when numba is installed; off: the numpy path.")
+THREADS_FLAG = "FLAGS_kernel_threads"
+flags.define_flag(THREADS_FLAG, int, 1,
+                  "Threads the compiled loops split their channels over (the caller and "
+                  "kernel_threads - 1 helpers, one caller at a time); 1: the caller's thread "
+                  "only.")
 FLAGS = flags.FLAGS
 
 _LOCK = threading.Lock()
@@ -51,3 +57,64 @@ def kernels():
             else:
                 _STATE.append(_jit_loops)
     return _STATE[0]
+
+
+# ---- splitting a compiled loop's channels over threads ----------------------------------------
+#
+# The compiled loops release the GIL and take a channel range [c0, c1): ``split`` runs the first
+# part on the calling thread and the others on helper threads (a process-wide pool of
+# FLAGS_kernel_threads - 1), each part writing only its own channels of arrays the caller
+# allocated.  One caller holds the helpers at a time (a lock taken without waiting): while one
+# executor thread uses them, any other caller runs its loop whole on its own thread, so many
+# executors at once never queue behind each other nor oversubscribe the cores more than BLAS
+# does.  numba's parallel=True (its workqueue layer is not safe for concurrent callers) is not
+# used.
+
+_HELPERS_BUSY = threading.Lock()
+_POOL: list = []  # [ThreadPoolExecutor, its size] once made
+
+
+def _reset_after_fork() -> None:  # a forked child has the pool's objects but not its threads
+    global _HELPERS_BUSY
+    _POOL.clear()
+    _HELPERS_BUSY = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+def _pool(helpers: int):
+    if not _POOL or _POOL[1] < helpers:
+        from concurrent.futures import ThreadPoolExecutor
+
+        if _POOL:
+            _POOL[0].shutdown(wait=False)
+            _POOL.clear()
+        _POOL.extend((ThreadPoolExecutor(helpers, thread_name_prefix="phi-kernels"), helpers))
+    return _POOL[0]
+
+
+def split(fn, count: int, work: int, *args) -> None:
+    """fn(*args, c0, c1) over c0 .. c1 covering range(count): in parts on FLAGS_kernel_threads
+    threads when ``work`` (the loop's multiply-adds or element updates, about) is worth the
+    hand-off (>= MIN_SPLIT_WORK) and the helpers are free; else fn(*args, 0, count)."""
+    threads = min(FLAGS[THREADS_FLAG], count)
+    if threads < 2 or work < MIN_SPLIT_WORK or not _HELPERS_BUSY.acquire(blocking=False):
+        fn(*args, 0, count)
+        return
+    try:
+        pool = _pool(threads - 1)
+        bounds = [count * i // threads for i in range(threads + 1)]
+        futures = [pool.submit(fn, *args, bounds[i], bounds[i + 1]) for i in range(1, threads)]
+        try:
+            fn(*args, bounds[0], bounds[1])
+        finally:
+            for f in futures:  # every part finished (or failed) before the caller goes on
+                f.result()
+    finally:
+        _HELPERS_BUSY.release()
+
+
+MIN_SPLIT_WORK = 200_000
+"""Least work (multiply-adds) worth a hand-off to the helper threads (tens of microseconds)."""

@@ -282,3 +282,47 @@ def test_paddle_models_fuse_and_still_match_paddle(model):
     for f, a, b in zip(meta["fetches"], first, again, strict=True):
         assert_close_to_op_by_op(b, a)
         np.testing.assert_allclose(b, np.load(model_dir / f["file"]), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("act", [None, "relu", "relu6"])
+@pytest.mark.parametrize("depthwise", [False, True])
+def test_compiled_epilogue_equals_op_by_op(depthwise, act, threads, monkeypatch):
+    # after the compiled depthwise loop or Winograd, the compiled affine_act pass writes
+    # y * new_scale + new_bias (+ act): the bits of op by op, split over threads or not
+    from phi.kernels import jit
+
+    loops = jit.kernels()
+    if loops is None:
+        pytest.skip("numba is not installed")
+    applied = []
+    fn = loops.affine_act
+    conv = []
+    name = "depthwise" if depthwise else "winograd_output"
+    conv_fn = getattr(loops, name)
+    monkeypatch.setattr(loops, name, lambda *a: conv.append(1) or conv_fn(*a))
+
+    def counted(*args):
+        applied.append(args[-3])  # act
+        return fn(*args)
+
+    monkeypatch.setattr(loops, "affine_act", counted)
+    monkeypatch.setattr(jit, "MIN_SPLIT_WORK", 0)
+    set_flags({"FLAGS_kernel_threads": threads})
+    try:
+        program, last = _program(act=act, depthwise=depthwise)
+        scope = _scope(depthwise)
+        x = RNG.standard_normal((2, C, 8, 8)).astype(np.float32)  # finite: Winograd runs
+        exe = Executor()
+        runs = [exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)[0]
+                for _ in range(3)]
+    finally:
+        set_flags({"FLAGS_kernel_threads": 1})
+    (step,) = _fused_steps(exe)
+    assert step.runs == 2
+    code = {None: 0, "relu": 1, "relu6": 2}[act]
+    assert applied.count(code) >= 2  # the fused runs (each part of a split counts)
+    assert conv  # the compiled depthwise loop or Winograd ran
+    ref = _reference(program, scope, {"x": x}, [last])[0]
+    for out in runs:
+        assert_close_to_op_by_op(out, ref)

@@ -34,19 +34,23 @@ def _restore_switches():
     set_flags(saved)
 
 
+SPLIT_LOOPS = ("depthwise", "winograd_input", "winograd_output")  # (..., c0, c1): jit.split
+
+
 @pytest.fixture
 def calls(monkeypatch):
-    """Counts of the compiled loops' calls (by name)."""
+    """Counts of the compiled loops' calls (by name; a loop split over threads by channels
+    counts once, by its part from channel 0)."""
     counts: dict[str, int] = {}
     loops = jit.kernels()
     if loops is None:
         return counts
-    for name in ("depthwise", "winograd_input", "winograd_output", "winograd_weight",
-                 "max_pool2d"):
+    for name in (*SPLIT_LOOPS, "winograd_weight", "max_pool2d"):
         fn = getattr(loops, name)
 
         def counted(*args, _fn=fn, _name=name):
-            counts[_name] = counts.get(_name, 0) + 1
+            if _name not in SPLIT_LOOPS or args[-2] == 0:
+                counts[_name] = counts.get(_name, 0) + 1
             return _fn(*args)
 
         monkeypatch.setattr(loops, name, counted)
@@ -282,6 +286,9 @@ POOL_CASES = [
     ((1, 3, 10, 9), [3, 3], [3, 3], [0, 0], True, "VALID", "NCHW"),
     ((2, 6, 7, 5), [3, 3], [2, 2], [1, 1], False, "EXPLICIT", "NHWC"),
     ((1, 2, 2, 2), [3, 3], [2, 2], [1, 1], True, "EXPLICIT", "NCHW"),  # windows past the input
+    ((2, 3, 8, 7), [3, 3], [1, 1], [1, 1], False, "EXPLICIT", "NCHW"),  # 3x3 stride 1
+    ((1, 2, 11, 10), [3, 3], [3, 2], [0, 2, 1, 0], True, "EXPLICIT", "NCHW"),
+    ((1, 2, 9, 12), [5, 3], [2, 3], [2, 1], False, "EXPLICIT", "NCHW"),
 ]
 
 
@@ -349,3 +356,154 @@ def test_1x1_gemm_bitwise_equal_to_im2col(fmt, n):
             conv_kernels.conv3d(CTX, x3, w3, [1, 1, 1], [0, 0, 0], "EXPLICIT", 1, [1, 1, 1],
                                 "NCDHW"))[1] for flag in (True, False)]
     np.testing.assert_array_equal(*got)
+
+
+# ---- FLAGS_kernel_threads: the compiled loops split by channels over helper threads ---------
+
+THREAD_CASES = [
+    # (kernel, x shape, filter shape, strides, paddings, groups)
+    ("depthwise_conv2d", (2, 7, 12, 11), (7, 1, 3, 3), [1, 1], [1, 1], 7),
+    ("depthwise_conv2d", (1, 5, 13, 9), (10, 1, 3, 3), [2, 2], [1, 1], 5),  # multiplier 2
+    ("depthwise_conv2d", (1, 6, 9, 9), (6, 1, 5, 5), [1, 2], [2, 1], 6),
+    ("conv2d", (1, 5, 14, 12), (7, 5, 3, 3), [1, 1], [1, 1], 1),  # Winograd
+    ("conv2d", (2, 3, 9, 11), (4, 3, 3, 3), [1, 1], [0, 1], 1),
+]
+
+
+@needs_numba
+@pytest.mark.parametrize("case", THREAD_CASES)
+def test_threads_split_bitwise_equal(case, monkeypatch, calls):
+    # every part writes only its own channels: any split gives the one-thread bits
+    kernel, xs, ws, strides, paddings, groups = case
+    monkeypatch.setattr(jit, "MIN_SPLIT_WORK", 0)  # split however small
+    x = RNG.standard_normal(xs).astype(np.float32)
+    w = RNG.standard_normal(ws).astype(np.float32)
+    args = (x, w, strides, paddings, "EXPLICIT", [1, 1], groups, "NCHW")
+    saved = get_flags([jit.THREADS_FLAG])
+    try:
+        got = []
+        for threads in (1, 2, 3, 64):
+            set_flags({jit.THREADS_FLAG: threads})
+            got.append(_run(kernel, *args, FAST))
+    finally:
+        set_flags(saved)
+    for g in got[1:]:
+        np.testing.assert_array_equal(g, got[0])
+    _assert_near(got[0], reference_conv(*args))
+    loop = "depthwise" if groups > 1 else "winograd_output"
+    if loop == "winograd_output" and strides == [1, 1] and paddings == [1, 1]:
+        assert calls.get(loop) == 4  # each run counted once, whatever its parts
+
+
+@needs_numba
+def test_threads_split_under_concurrent_callers(monkeypatch):
+    # one caller holds the helpers at a time; the others run whole on their own thread: the
+    # results equal the serial ones whichever way each call went
+    monkeypatch.setattr(jit, "MIN_SPLIT_WORK", 0)
+    saved = get_flags([jit.THREADS_FLAG])
+    set_flags({**FAST, jit.THREADS_FLAG: 2})
+    try:
+        jobs = []
+        for t in range(6):
+            c = 4 + t
+            x = RNG.standard_normal((1, c, 16 + t, 14 + t)).astype(np.float32)
+            jobs.append((x, RNG.standard_normal((c, 1, 3, 3)).astype(np.float32),
+                         RNG.standard_normal((5, c, 3, 3)).astype(np.float32)))
+
+        def both(x, wd, w):
+            return (conv_kernels.depthwise_conv2d(CTX, x, wd, [1, 1], [1, 1], "EXPLICIT",
+                                                  x.shape[1], [1, 1], "NCHW"),
+                    conv_kernels.conv2d(CTX, x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1,
+                                        "NCHW"))
+
+        want = [both(*job) for job in jobs]
+        errors = []
+        barrier = threading.Barrier(len(jobs))
+
+        def worker(i):
+            barrier.wait()
+            for _ in range(20):
+                for g, e in zip(both(*jobs[i]), want[i], strict=True):
+                    if not np.array_equal(g, e):
+                        errors.append(i)
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(jobs))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        set_flags(saved)
+    assert not errors
+
+
+def test_split_runs_whole_when_off_small_or_busy(monkeypatch):
+    parts = []
+
+    def loop(tag, c0, c1):
+        parts.append((tag, c0, c1))
+
+    saved = get_flags([jit.THREADS_FLAG])
+    try:
+        set_flags({jit.THREADS_FLAG: 1})
+        jit.split(loop, 10, 10**9, "off")
+        set_flags({jit.THREADS_FLAG: 2})
+        jit.split(loop, 10, 1, "small")
+        jit.split(loop, 1, 10**9, "one channel")
+        with jit._HELPERS_BUSY:  # another caller holds the helpers
+            jit.split(loop, 10, 10**9, "busy")
+        jit.split(loop, 10, 10**9, "split")
+    finally:
+        set_flags(saved)
+    assert parts[:4] == [("off", 0, 10), ("small", 0, 10), ("one channel", 0, 1),
+                         ("busy", 0, 10)]
+    assert sorted(parts[4:]) == [("split", 0, 5), ("split", 5, 10)]
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_bn_coefficients_bitwise_equal_to_numpy(dtype):
+    from phi.kernels.norm import global_stats_coefficients
+
+    c = 37
+    mean = RNG.standard_normal(c).astype(dtype)
+    var = RNG.uniform(0, 3, c).astype(dtype)
+    scale = RNG.standard_normal(c).astype(dtype)
+    bias = RNG.standard_normal(c).astype(dtype)
+    var[:4] = [0.0, -1e-5, np.inf, np.nan]  # eps only, sqrt of a negative, 1/inf, NaN
+    mean[4:7] = [np.inf, -0.0, np.nan]
+    scale[7:9] = [0.0, -np.inf]
+    var[9] = np.finfo(dtype).tiny
+    want = global_stats_coefficients(np, mean, var, scale, bias, 1e-5, np.dtype(dtype))
+    got = (np.empty(c, dtype), np.empty(c, dtype))
+    jit.kernels().bn_coefficients(mean, var, scale, bias, 1e-5, *got)
+    for g, e in zip(got, want, strict=True):
+        assert g.tobytes() == e.tobytes()
+
+
+IM2COL_CASES = [
+    # (x shape, filter shape, strides, paddings, algorithm, dilations, groups, data_format)
+    ((1, 3, 17, 15), (8, 3, 7, 7), [2, 2], [3, 3], "EXPLICIT", [1, 1], 1, "NCHW"),  # a stem
+    ((2, 4, 9, 10), (6, 4, 3, 3), [2, 2], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+    ((1, 4, 9, 10), (6, 4, 3, 3), [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+    ((1, 6, 11, 9), (6, 3, 3, 3), [1, 2], [0, 2, 1, 0], "EXPLICIT", [2, 1], 2, "NCHW"),
+    ((1, 4, 8, 8), (5, 4, 1, 1), [2, 2], [0, 0], "EXPLICIT", [1, 1], 1, "NCHW"),  # downsample
+    ((1, 2, 2, 3), (3, 2, 3, 3), [1, 1], [0, 0], "EXPLICIT", [1, 1], 1, "NCHW"),  # overhang
+    ((1, 2, 6, 6), (3, 2, 3, 3), [3, 3], [4, 4], "EXPLICIT", [1, 1], 1, "NCHW"),  # pad rows
+    ((1, 3, 10, 9), (4, 3, 3, 3), [2, 2], [0, 0], "SAME", [1, 1], 1, "NCHW"),
+    ((2, 7, 8, 5), (4, 5, 3, 3), [2, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NHWC"),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", IM2COL_CASES)
+def test_compiled_im2col_bitwise_equal_to_numpy(case, dtype):
+    # the compiled im2col copies the same taps (zeros outside x) for the same GEMM
+    xs, ws, strides, paddings, algorithm, dils, groups, fmt = case
+    x = RNG.standard_normal(xs).astype(dtype)
+    w = RNG.standard_normal(ws).astype(dtype)
+    args = (x, w, strides, paddings, algorithm, dils, groups, fmt)
+    on = _run("conv2d", *args, {**SLOW, "FLAGS_kernel_numba": True})
+    off = _run("conv2d", *args, SLOW)
+    np.testing.assert_array_equal(on, off)
+    _assert_near(on, reference_conv(*args), 1e-5 if dtype == np.float32 else 1e-12)
