@@ -84,8 +84,11 @@ def _bridge_loader(model_dir: Path):
 
 
 def _chain_one(model_dir: Path, repeat: int) -> dict:
-    """A planned chain200_* run against the same math in bare numpy, timed in alternation."""
-    from _timing import medians_us
+    """A planned chain200_* run against the same math in bare numpy, timed back to back in each
+    round; us_per_op is the median over the rounds of (run - bare) / ops (a paired difference:
+    this machine switches between a fast and a ~2x slower state from one second to the next,
+    which skews a difference of two medians taken over different rounds)."""
+    from _timing import paired_difference_us
     from models import bare_chain_fn, load_model
 
     model = load_model(model_dir)
@@ -94,9 +97,9 @@ def _chain_one(model_dir: Path, repeat: int) -> dict:
     if bare is None:
         raise SystemExit(f"{model_dir.name}: not a chain200_* fixture")
     ops = sum(1 for op in program.global_block().ops if op.type not in ("feed", "fetch"))
-    run_us, bare_us = medians_us([run, bare], 5, repeat)
+    run_us, bare_us, diff_us = paired_difference_us(run, bare, 5, repeat)
     return {"model": model_dir.name, "ops": ops, "bridge_ms": run_us / 1e3,
-            "numpy_ms": bare_us / 1e3, "us_per_op": (run_us - bare_us) / ops}
+            "numpy_ms": bare_us / 1e3, "us_per_op": diff_us / ops}
 
 
 # ---- the driver ----------------------------------------------------------------------------
@@ -368,7 +371,7 @@ def main() -> None:
         print(f"{name} ...", flush=True)
         rows.append(measure_model(name, model_dir, zoo, peers, args.repeat, args.burst_ms,
                                   args.compare))
-    chains = measure_chains(max(args.repeat, 30)) if "chains" in args.models else []
+    chains = measure_chains(max(args.repeat, 100)) if "chains" in args.models else []
     cold = measure_cold(args.cold, zoo, peers) if "cold" in args.models and args.cold > 0 \
         else None
     results = targets(rows, chains, cold, args.stat)
