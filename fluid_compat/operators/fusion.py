@@ -164,14 +164,16 @@ def _output_names(runner: BoundRunner, slot: str) -> list[str]:
 class ConvEpilogueStep:
     """One plan step standing for the runners ``members`` (conv, batch_norm[, activation])."""
 
-    __slots__ = ("members", "release", "_conv", "_bn_inputs", "_bn_guards", "_epsilon",
-                 "_bshape", "_act", "_act_code", "_out", "_xp", "runs", "last_fused")
+    __slots__ = ("members", "release", "_conv", "_bn_inputs", "_bn_guards", "_coef_dtype",
+                 "_epsilon", "_bshape", "_act", "_act_code", "_out", "_xp", "runs", "last_fused")
 
     def __init__(self, members: list[BoundRunner], release: list) -> None:
         self.members = members
         self.release = release
         self.runs = 0
         self.last_fused = False  # whether the last call ran as one step
+        for runner in members:  # each fused run replays every member's decision
+            runner.replayed_by(self)
         self._arm()
 
     def _arm(self) -> bool:
@@ -189,6 +191,13 @@ class ConvEpilogueStep:
         guards = dict(zip((slot for slot, _ in _choice(bn).input_slots), bn._guards,
                           strict=True))
         self._bn_guards = tuple(guards.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
+        # the statistics' numpy dtype when the guards pin them to float vectors of the filter's
+        # dtype (the compiled coefficients' case, then decided by array type alone)
+        w_dtype = conv._simple[0][1][1] if len(conv._simple[0]) == 2 else None
+        bn_dtypes = {g[0] for g in self._bn_guards if g is not None}
+        self._coef_dtype = (w_dtype.to_numpy() if None not in self._bn_guards
+                            and bn_dtypes == {w_dtype} and w_dtype.to_numpy() in _JIT_DTYPES
+                            and all(len(g[2]) == 1 for g in self._bn_guards) else None)
         attrs = _attrs(bn)
         self._epsilon = attrs["epsilon"]
         axis = 3 if attrs["data_layout"] == "NHWC" else 1
@@ -232,11 +241,8 @@ class ConvEpilogueStep:
                     or (t.place is not g[1] and t.place != g[1])):
                 return self._unfused()
             stats.append(t.data)
-        self.runs += 1  # fused runs (a fallback to the members does not count)
+        self.runs += 1  # fused runs, the members' too (a fallback to the members counts there)
         self.last_fused = True
-        for runner in self.members:  # each member's decision replayed (fused)
-            runner.runs += 1
-            runner.fast_runs += 1
         xp = self._xp
         x, w = args
         mean, variance, scale, bias = stats
@@ -261,9 +267,11 @@ class ConvEpilogueStep:
     def _coefficients(self, xp, mean, variance, scale, bias, dtype):
         """global_stats_coefficients (batch_norm's, from the current statistics), in one
         compiled pass when the statistics are float numpy vectors of ``dtype``."""
-        if (xp is np and scale is not None and bias is not None and dtype in _JIT_DTYPES
-                and all(type(a) is np.ndarray and a.dtype == dtype and a.ndim == 1
-                        for a in (mean, variance, scale, bias))):
+        nd = np.ndarray
+        if (xp is np and dtype is self._coef_dtype
+                and type(mean) is nd and type(variance) is nd and type(scale) is nd
+                and type(bias) is nd and mean.dtype is dtype and variance.dtype is dtype
+                and scale.dtype is dtype and bias.dtype is dtype):
             loops = jit.kernels()
             if loops is not None:
                 new_scale = np.empty(mean.shape, dtype)
