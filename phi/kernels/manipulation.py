@@ -75,22 +75,30 @@ def _planned(ctx, metas):
     return metas[0][1]
 
 
-@binds(reshape)
-def _bind_reshape(ctx, attrs, metas):
-    dims_in = _planned(ctx, metas)
-    if dims_in is None:
-        return None
-    (shape,) = attrs
-    dims = _reshape_dims(dims_in, tuple(shape.data))  # may raise: the op ran with it once
-    xshape = (0, *dims_in)
-    nd = np.ndarray
+def _bind_dims_copy(kernel, out_dims) -> None:
+    """Bind ``kernel`` (x copied into ``out_dims(x.dims, attribute)``, and an empty XShape of
+    dims [0, *x.dims]) with its output dims worked out once."""
 
-    def bound(x):
-        if type(x) is nd and x.shape == dims_in:
-            return x.reshape(dims, copy=True), np.empty(xshape, dtype=x.dtype)
-        return reshape(ctx, x, shape)
+    def binder(ctx, attrs, metas):
+        dims_in = _planned(ctx, metas)
+        if dims_in is None:
+            return None
+        (arg,) = attrs
+        dims = out_dims(dims_in, arg)  # a typed error: no bound form (phi.core.bound)
+        xshape = (0, *dims_in)
+        nd = np.ndarray
 
-    return bound
+        def bound(x):
+            if type(x) is nd and x.shape == dims_in:
+                return x.reshape(dims, copy=True), np.empty(xshape, dtype=x.dtype)
+            return kernel(ctx, x, arg)
+
+        return bound
+
+    binds(kernel)(binder)
+
+
+_bind_dims_copy(reshape, lambda dims, shape: _reshape_dims(dims, tuple(shape.data)))
 
 
 @binds(transpose)
@@ -179,22 +187,7 @@ def unsqueeze(ctx, x: Tensor, axes: IntArray) -> tuple[Tensor, Tensor]:
     return unsqueeze_infer(ctx, x, axes), ctx.xp.empty((0, *tuple(x.shape)), dtype=x.dtype)
 
 
-@binds(unsqueeze)
-def _bind_unsqueeze(ctx, attrs, metas):
-    dims_in = _planned(ctx, metas)
-    if dims_in is None:
-        return None
-    (axes,) = attrs
-    dims = unsqueeze_out_dims(dims_in, axes.data)
-    xshape = (0, *dims_in)
-    nd = np.ndarray
-
-    def bound(x):
-        if type(x) is nd and x.shape == dims_in:
-            return x.reshape(dims, copy=True), np.empty(xshape, dtype=x.dtype)
-        return unsqueeze(ctx, x, axes)
-
-    return bound
+_bind_dims_copy(unsqueeze, lambda dims, axes: unsqueeze_out_dims(dims, axes.data))
 
 
 @register_kernel("stack", ("CPU", "GPU"), dtypes=STACK_DTYPES)

@@ -249,23 +249,26 @@ def test_threads_never_share_scratch():
         w = RNG.standard_normal((4, c, 3, 3)).astype(np.float32)
         wd = RNG.standard_normal((c, 1, 3, 3)).astype(np.float32)
         jobs.append((x, w, wd))
-    want = [(conv_kernels.conv2d(CTX, x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
-             conv_kernels.conv2d(CTX, x, w, [2, 2], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
-             conv_kernels.depthwise_conv2d(CTX, x, wd, [1, 1], [1, 1], "EXPLICIT", x.shape[1],
-                                           [1, 1], "NCHW"))
-            for x, w, wd in jobs]
+    def three(x, w, wd):
+        return (conv_kernels.conv2d(CTX, x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+                conv_kernels.conv2d(CTX, x, w, [2, 2], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+                conv_kernels.depthwise_conv2d(CTX, x, wd, [1, 1], [1, 1], "EXPLICIT",
+                                              x.shape[1], [1, 1], "NCHW"))
+
+    assert not _concurrent_mismatches(three, jobs, 15)
+
+
+def _concurrent_mismatches(fn, jobs, rounds: int) -> list[int]:
+    """fn(*job) for every job on its own thread (started together), ``rounds`` times each: the
+    jobs whose results ever differ from a serial call's."""
+    want = [fn(*job) for job in jobs]
     errors = []
     barrier = threading.Barrier(len(jobs))
 
     def worker(i):
-        x, w, wd = jobs[i]
         barrier.wait()
-        for _ in range(15):
-            got = (conv_kernels.conv2d(CTX, x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
-                   conv_kernels.conv2d(CTX, x, w, [2, 2], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
-                   conv_kernels.depthwise_conv2d(CTX, x, wd, [1, 1], [1, 1], "EXPLICIT",
-                                                 x.shape[1], [1, 1], "NCHW"))
-            for g, e in zip(got, want[i], strict=True):
+        for _ in range(rounds):
+            for g, e in zip(fn(*jobs[i]), want[i], strict=True):
                 if not np.array_equal(g, e):
                     errors.append(i)
 
@@ -274,7 +277,7 @@ def test_threads_never_share_scratch():
         t.start()
     for t in threads:
         t.join()
-    assert not errors
+    return errors
 
 
 POOL_CASES = [
@@ -416,25 +419,9 @@ def test_threads_split_under_concurrent_callers(monkeypatch):
                     conv_kernels.conv2d(CTX, x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1,
                                         "NCHW"))
 
-        want = [both(*job) for job in jobs]
-        errors = []
-        barrier = threading.Barrier(len(jobs))
-
-        def worker(i):
-            barrier.wait()
-            for _ in range(20):
-                for g, e in zip(both(*jobs[i]), want[i], strict=True):
-                    if not np.array_equal(g, e):
-                        errors.append(i)
-
-        threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(jobs))]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        assert not _concurrent_mismatches(both, jobs, 20)
     finally:
         set_flags(saved)
-    assert not errors
 
 
 def test_split_runs_whole_when_off_small_or_busy(monkeypatch):
