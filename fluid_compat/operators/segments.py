@@ -196,11 +196,25 @@ class _Builder:
                  f" or t.lod or (t.place is not P_{name} and t.place != P_{name})):"
                  " raise _Bail(0, _NOT_RUN, None)")
         line_op: list[int | None] = [None] * (len(lines) + 1)  # 1-based line numbers
-        for i, (args, outputs, let_go) in enumerate(self.ops):
+        bound_fns = []
+        dtype_read: set[str] = set()  # locals read by inlined arithmetic: their dtype is checked
+        for i, (args, outputs, _let_go) in enumerate(self.ops):
             runner = self.runners[i]
             metas = [(guard[0], guard[2]) if kind is not ArgKind.VECTOR and guard is not None
                      else None for kind, _var, guard in _runner_inputs(runner)]
             bound_fn = bound.bind(runner._fn, runner._ctx, runner._attrs, metas)
+            kind, names = outputs[0]
+            inline = getattr(bound_fn, "inline", None)
+            if inline is not None and not (
+                    len(outputs) == 1 and kind is not ArgKind.VECTOR and names is not None
+                    and all(a.isidentifier() and a != "None" for a in args)):
+                inline = None
+            bound_fns.append((bound_fn, inline))
+            if inline is not None:
+                dtype_read.update(a for a in args if a in self.meta)
+        for i, (args, outputs, let_go) in enumerate(self.ops):
+            runner = self.runners[i]
+            bound_fn, inline = bound_fns[i]
             if bound_fn is not None:  # the kernel with its attributes converted once
                 g[f"f{i}"] = bound_fn
                 call = f"f{i}({', '.join(args)})"
@@ -214,7 +228,21 @@ class _Builder:
             bail = f"raise _Bail({i}, r, locals())"
             made = []
             kind, names = outputs[0]
-            if len(outputs) == 1 and kind is not ArgKind.VECTOR and names is not None:
+            if inline is not None:  # the bound form's arithmetic written out (phi.core.bound)
+                out = names[0]
+                consts = itertools.count()
+
+                def const(value, i=i, consts=consts):
+                    name = f"k{i}_{next(consts)}"
+                    g[name] = value
+                    return name
+
+                for line in inline(out, list(args), const):
+                    body(f"    {line}")
+                    line_op.append(i)
+                bail = f"raise _Bail({i}, {out}, locals())"
+                made += names
+            elif len(outputs) == 1 and kind is not ArgKind.VECTOR and names is not None:
                 body(f"    r = {names[0]} = {call}")
                 line_op.append(i)
                 made += names
@@ -239,6 +267,9 @@ class _Builder:
                 if name in self.readers:
                     g[f"S_{name}"] = self.readers[name]
                     cond += f" or {name}.shape != S_{name}"
+                if name in dtype_read:  # the dtype the inlined reader was bound to
+                    g[f"T_{name}"] = self.meta[name][1].to_numpy()
+                    cond += f" or {name}.dtype is not T_{name}"
                 body(f"    if {cond}: {bail}")
             for name in let_go:  # dead: let go of the array now (memory)
                 body(f"    {name} = None")

@@ -7,6 +7,7 @@ C++ functors do on x86-64.
 
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -76,8 +77,9 @@ def multiply(ctx, x: Tensor, y: Tensor) -> Tensor:
     return ctx.xp.asarray(x * y)
 
 
-def _bind_binary(kernel, op):
-    """The binder of ``kernel`` (x op y): the context's xp looked up once (phi.core.bound)."""
+def _bind_binary(kernel, op, symbol: str):
+    """The binder of ``kernel`` (x op y): the context's xp looked up once (phi.core.bound);
+    written out as ``x symbol y`` for arrays of the planned non-empty dims, 0-d excluded."""
 
     def binder(ctx, attrs, metas):
         if ctx.xp is not np:
@@ -90,14 +92,16 @@ def _bind_binary(kernel, op):
                 return r if type(r) is nd else np.asarray(r)  # 0-d: a numpy scalar
             return kernel(ctx, x, y)
 
+        if all(m is not None and m[1] and math.prod(m[1]) for m in metas):
+            bound.inline = lambda out, ins, const: [f"{out} = {ins[0]} {symbol} {ins[1]}"]
         return bound
 
     binds(kernel)(binder)
 
 
-_bind_binary(add, operator.add)
-_bind_binary(subtract, operator.sub)
-_bind_binary(multiply, operator.mul)
+_bind_binary(add, operator.add, "+")
+_bind_binary(subtract, operator.sub, "-")
+_bind_binary(multiply, operator.mul, "*")
 
 
 @register_kernel("subtract", ("CPU", "GPU"), dtypes=["bfloat16"])

@@ -60,6 +60,9 @@ def _bind_scale_float(ctx, attrs, metas):
                     out += b
                     return out
             return scale_float(ctx, x, scale, bias, bias_after_scale)
+
+        def inline(out, ins, const):
+            return [f"{out} = {ins[0]} * {const(s)}", f"{out} += {const(b)}"]
     else:
         def bound(x):
             if type(x) is nd and x.dtype is t:
@@ -68,6 +71,11 @@ def _bind_scale_float(ctx, attrs, metas):
                     out *= s
                     return out
             return scale_float(ctx, x, scale, bias, bias_after_scale)
+
+        def inline(out, ins, const):
+            return [f"{out} = {ins[0]} + {const(b)}", f"{out} *= {const(s)}"]
+    if metas[0][1]:  # an array of the planned dtype and dims (not 0-d): the same two steps
+        bound.inline = inline
     return bound
 
 

@@ -44,8 +44,23 @@ def _same(got, want):
     assert got.tobytes() == want.tobytes()
 
 
+def _inlined(b, inputs):
+    """What the bound form's written-out arithmetic (``b.inline``) computes on ``inputs``."""
+    ns = {f"in{k}": a for k, a in enumerate(inputs)}
+
+    def const(value):
+        name = f"k{len(ns)}"
+        ns[name] = value
+        return name
+
+    lines = b.inline("out", [f"in{k}" for k in range(len(inputs))], const)
+    exec("\n".join(lines), ns)  # the generated lines, as a segment runs them
+    return ns["out"]
+
+
 def _check(fn, attrs, planned, *inputs):
-    """bound (made for ``planned`` inputs) on ``inputs`` == fn on them, or the same error."""
+    """bound (made for ``planned`` inputs) on ``inputs`` == fn on them, or the same error; its
+    written-out form too, on the planned inputs (the only ones a segment gives it)."""
     b = bound.bind(fn, CTX, attrs, [_meta(a) for a in planned])
     assert b is not None, f"{fn.__name__} has no bound form"
     try:
@@ -55,6 +70,10 @@ def _check(fn, attrs, planned, *inputs):
             b(*inputs)
         return
     _same(b(*inputs), want)
+    if getattr(b, "inline", None) is not None and all(
+            a.dtype == p.dtype and a.shape == p.shape for a, p in zip(inputs, planned,
+                                                                      strict=True)):
+        _same(_inlined(b, inputs), want)
 
 
 @pytest.fixture(autouse=True)
@@ -188,6 +207,17 @@ def test_scale_property(values, s, b, after):
     x = np.array(values, np.float32)
     with np.errstate(all="ignore"):
         _check(scale_float, (Scalar(s), b, after), [x], x)
+
+
+def test_written_out_only_for_arrays_of_planned_non_empty_dims():
+    x = np.ones((2, 3), np.float32)
+    attrs = (Scalar(2.0), 0.5, True)
+    assert bound.bind(scale_float, CTX, attrs, [_meta(x)]).inline is not None
+    zero_d = np.ones((), np.float32)  # numpy gives a scalar there, the kernel an array
+    assert getattr(bound.bind(scale_float, CTX, attrs, [_meta(zero_d)]), "inline", None) is None
+    assert bound.bind(add, CTX, (), [_meta(x), _meta(x)]).inline is not None
+    for y in (np.ones((0, 3), np.float32), np.ones((), np.float32)):
+        assert getattr(bound.bind(add, CTX, (), [_meta(x), _meta(y)]), "inline", None) is None
 
 
 def test_flag_off_and_other_devices():
