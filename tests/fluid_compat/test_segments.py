@@ -143,6 +143,27 @@ def test_other_feed_dims_bail_out_then_rearm():
     np.testing.assert_array_equal(again, want)
 
 
+def _held(exe) -> list[str]:
+    """Names of the Variables a step released that still hold a value after the run."""
+    plan = exe._last_plan
+    dead = [v for step, release, _ in plan.steps
+            for v in [*release, *getattr(step, "_internal", ())]]
+    return [v.name for v in dead if v.value is not None]
+
+
+def test_released_values_hold_nothing_after_compiled_and_bailed_runs():
+    program = _plain_program()
+    exe = Executor()
+    rng = np.random.default_rng(4)
+    x2, x3 = (rng.standard_normal((n, 4)).astype(np.float32) for n in (2, 3))
+    for x, compiled in ((x2, False), (x2, True), (x3, False), (x3, True)):  # x3: a bail-out
+        exe.run(program, feed={"x": x}, fetch_list=["out"])
+        assert (exe.last_stats.segment_ops == 3) is compiled
+        assert not _held(exe)
+    (segment,) = _segments(exe)
+    assert segment._internal and segment.bails == 1  # made and let go inside the stretch
+
+
 def test_a_kernel_error_inside_is_the_runners_error():
     model_dir = FIXTURES / "models" / "bert_tiny"
     scope = Scope()
