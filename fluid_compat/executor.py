@@ -93,8 +93,10 @@ class Program:
         """``_find_targets`` kept per generation and op list, for the executor's runs (which,
         like its plans, assume an edited program was marked changed): a scan of every op on
         every run is measurable on small programs."""
-        ops = self.desc.global_block.ops
-        key = (self._generation, id(ops), len(ops))
+        block = self.desc.global_block
+        n = block.num_ops  # (block.ops is a new tuple on every call: its id is no key)
+        key = (self._generation, n, id(block.op(0)) if n else None,
+               id(block.op(n - 1)) if n else None)
         cached = self.__dict__.get("_targets_cache")
         if cached is not None and cached[0] == key:
             return cached[1]

@@ -17,7 +17,7 @@ from fluid_compat.framework import ProgramDesc
 from fluid_compat.framework.scope import Scope
 from fluid_compat.io import save_inference_model
 from phi.core.errors import NotFound, PhiError, Unimplemented
-from tests.corpus_paths import CORPUS
+from tests.corpus_paths import CORPUS, FIXTURES
 
 HERE = Path(__file__).resolve().parent
 LOCAL_MLP = HERE / "framework" / "data" / "mlp"
@@ -250,3 +250,28 @@ def test_non_numeric_feed_names_the_feed():
     program, _, _ = load_inference_model(LOCAL_MLP / "inference", scope=scope)
     with pytest.raises(FeedError, match="feed `x` is not a numeric array"):
         Executor().run(program, feed={"x": [[object()]]}, scope=scope)
+
+
+def test_feed_and_fetch_targets_are_found_once_per_program_state(monkeypatch):
+    """Runs reuse the program's (feed, fetch) targets; an op added or a program marked changed
+    finds them again."""
+    model_dir = FIXTURES / "models" / "bert_tiny"
+    scope = Scope()
+    program, feeds, fetches = load_inference_model(model_dir / "inference", scope=scope)
+    feed = {n: np.load(model_dir / f"input_{n}.npy") for n in feeds}
+    scans = []
+    find = type(program)._find_targets
+    monkeypatch.setattr(type(program), "_find_targets",
+                        lambda self: scans.append(1) or find(self))
+    exe = Executor()
+    for _ in range(3):
+        exe.run(program, feed=feed, scope=scope)
+    assert len(scans) == 1
+    program.mark_changed()
+    exe.run(program, feed=feed, scope=scope)
+    assert len(scans) == 2
+    block = program.desc.global_block
+    block.append_op("scale", {"X": [fetches[0]]}, {"Out": ["extra"]}, {"scale": 2.0})
+    block.create_var("extra", dtype=block.find_var(fetches[0]).dtype)
+    assert program._targets() == program._find_targets()
+    assert len(scans) == 4  # the op count changed: scanned again (and once by the check)
