@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from phi import flags
 from phi.common.data_type import DataType
+from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import as_array, half_op, quiet
@@ -56,6 +57,29 @@ def relu(ctx, x: Tensor) -> Tensor:
         return xp.asarray(relu_values(xp, x))
     zero = x.dtype.type(0)
     return xp.asarray(xp.where(x > zero, x, zero))
+
+
+@binds(relu)
+def _bind_relu(ctx, attrs, metas):
+    """relu with its zero looked up once (phi.core.bound), written out as fmax(x, zero) for
+    arrays of the planned dtype and non-0-d dims."""
+    if ctx.xp is not np or metas[0] is None:
+        return None
+    t = metas[0][0].to_numpy()
+    zero = _ZEROS.get(t)
+    if zero is None:
+        return None
+    nd, fmax = np.ndarray, np.fmax
+
+    def bound(x):
+        if type(x) is nd and x.dtype is t:
+            out = fmax(x, zero)
+            return out if type(out) is nd else np.asarray(out)  # 0-d: a numpy scalar
+        return relu(ctx, x)
+
+    if metas[0][1]:
+        bound.inline = lambda out, ins, const: [f"{out} = {const(fmax)}({ins[0]}, {const(zero)})"]
+    return bound
 
 
 @register_kernel("sigmoid", ("CPU", "GPU"), dtypes=SIGMOID_DTYPES)

@@ -18,6 +18,7 @@ from phi.common.scalar import Scalar
 from phi.core import bound
 from phi.core.errors import InvalidArgument, PreconditionNotMet
 from phi.flags import set_flags
+from phi.kernels.activation import relu
 from phi.kernels.cast import cast
 from phi.kernels.creation import full, full_like
 from phi.kernels.elementwise import add, multiply, subtract
@@ -117,6 +118,15 @@ def test_binary(kernel):
     with pytest.raises(PreconditionNotMet):
         bound.bind(kernel, CTX, (), [_meta(F32), _meta(F32)])(
             np.zeros((0, 3), np.float32), np.ones(3, np.float32))
+
+
+def test_relu():
+    for x in (F32, F64, np.array([-0.0, 0.0, -1], np.float32), np.array(-2.0, np.float32),
+              np.zeros((0, 2), np.float32)):
+        _check(relu, (), [x], x)
+    _check(relu, (), [F32], F64)  # another dtype than planned: the kernel's way
+    got = bound.bind(relu, CTX, (), [_meta(F32)])(np.array([np.nan, -0.0], np.float32))
+    assert got[0] == 0 and not np.signbit(got[1])  # NaN -> 0, -0.0 -> +0.0 (the kernel's)
 
 
 def test_reshape_and_unsqueeze():
@@ -231,6 +241,7 @@ def test_flag_off_and_other_devices():
     other = types.SimpleNamespace(xp=object(), place=CPUPlace())
     for fn, attrs, n in ((add, (), 2), (scale_float, (Scalar(2.0), 0.0, True), 1),
                          (reshape, (IntArray([-1]),), 1), (transpose, ([0, 1],), 1),
+                         (relu, (), 1),
                          (unsqueeze, (IntArray([0]),), 1), (cast, (DataType.FLOAT64,), 1),
                          (full, (IntArray([1]), Scalar(1), DataType.INT32), 0),
                          (full_like, (Scalar(1), DataType.INT32), 1),
