@@ -53,8 +53,8 @@ flags.define_flag(_FLAG, bool, True, "Replay conv2d -> batch_norm (running stati
                   "[-> relu/relu6] chains of planned programs as one in-place step.")
 
 
-@records.frozen
-class FusionPass:
+@records.frozen(eq=False)  # one object per kind, compared and hashed by identity (a plan's
+class FusionPass:           # steps are cached per tuple of enabled passes, looked up per run)
     """One kind of fused step: ``find(runners, release)`` gives (start, stop) runner ranges,
     ``step(members, released)`` makes the step standing for one; ``flag`` turns it off.  A
     pass with ``rewrite`` instead rewrites the list of steps the span passes made (it runs
