@@ -128,7 +128,6 @@ _ACTIVATION_KERNELS = {"relu": activation_kernels.relu, "relu6": activation_kern
 # the activation kernels' own arithmetic, applied in place
 _ACTIVATIONS = {"relu": activation_kernels.relu_values, "relu6": activation_kernels.relu6_values}
 _ACT_CODES = {"relu": 1, "relu6": 2}  # the compiled epilogue's (_jit_loops.affine_act)
-_JIT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))  # the compiled loops'
 
 
 def _choice(runner: BoundRunner):
@@ -196,7 +195,7 @@ class ConvEpilogueStep:
         w_dtype = conv._simple[0][1][1] if len(conv._simple[0]) == 2 else None
         bn_dtypes = {g[0] for g in self._bn_guards if g is not None}
         self._coef_dtype = (w_dtype.to_numpy() if None not in self._bn_guards
-                            and bn_dtypes == {w_dtype} and w_dtype.to_numpy() in _JIT_DTYPES
+                            and bn_dtypes == {w_dtype} and w_dtype.to_numpy() in jit.DTYPES
                             and all(len(g[2]) == 1 for g in self._bn_guards) else None)
         attrs = _attrs(bn)
         self._epsilon = attrs["epsilon"]
@@ -290,7 +289,7 @@ class ConvEpilogueStep:
                 or y.size == 0):
             return None
         dt = y.dtype
-        if (dt.type not in (np.float32, np.float64) or type(new_scale) is not np.ndarray
+        if (dt not in jit.DTYPES or type(new_scale) is not np.ndarray
                 or new_scale.dtype != dt or type(new_bias) is not np.ndarray
                 or new_bias.dtype != dt):
             return None

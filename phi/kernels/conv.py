@@ -147,9 +147,6 @@ flags.define_flag(_GEMM_1X1_FLAG, bool, True,
 #: every switch of the convolution / pooling fast paths (all off: the plain numpy path)
 FAST_PATH_FLAGS = (jit.FLAG, _WINOGRAD_FLAG, _SCRATCH_FLAG, _GEMM_1X1_FLAG)
 
-_FLOATS = (np.float32, np.float64)  # the dtypes of the compiled loops
-
-
 def _winograd_pays(x, w, out_sizes) -> bool:
     """Whether F(2x2, 3x3) is worth it: the input is a float numpy array and its tiles are at
     least half the filter's input or output channels, whichever is larger (measured with two
@@ -157,7 +154,7 @@ def _winograd_pays(x, w, out_sizes) -> bool:
     gain, 14x14x256 loses a fifth; on deeper, smaller maps reading the transformed filter, 16/9
     of the filter, costs more than the GEMMs save)."""
     tiles = x.shape[0] * ((out_sizes[0] + 1) // 2) * ((out_sizes[1] + 1) // 2)
-    return (type(x) is np.ndarray and x.dtype.type in _FLOATS
+    return (type(x) is np.ndarray and x.dtype in jit.DTYPES
             and 2 * tiles >= max(w.shape[0], w.shape[1]) and FLAGS[_WINOGRAD_FLAG])
 
 
@@ -223,7 +220,8 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
         wmat = xp.reshape(w, (o, c))
         out = xp.matmul(wmat, xm[0]) if n == 1 else xp.matmul(wmat, xm)
         return xp.reshape(out, (n, o, *out_sizes))
-    loops = jit.kernels() if xp is np and x.dtype.type in _FLOATS else None
+    loops = (jit.kernels() if xp is np and x.dtype in jit.DTYPES and w.dtype == x.dtype
+             else None)
     if cg == 1 and groups == c and len(ksize) == 2:
         if loops is not None:
             out = np.empty((n, o, *out_sizes), dtype=x.dtype)

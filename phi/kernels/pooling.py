@@ -125,7 +125,7 @@ def pool_fixed(ctx, x, ksize, strides, lead, out_sizes, pooling_type: str, exclu
              zip(spatial, lead, out_sizes, strides, ksize, strict=True)]
     is_max = pooling_type == "max"
     if (is_max and len(ksize) == 2 and type(x) is np.ndarray
-            and x.dtype.type in (np.float32, np.float64) and prod(ksize) <= _MAX_TAPS):
+            and x.dtype in jit.DTYPES and prod(ksize) <= _MAX_TAPS):
         loops = jit.kernels()
         if loops is not None:  # the compiled loop: windows clipped to x, no padded copy
             out = np.empty((*x.shape[:2], *out_sizes), dtype=x.dtype)

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from phi.common.int_array import IntArray
 from phi.flags import get_flags, set_flags
 from phi.kernels import conv as conv_kernels
 from phi.kernels import jit, pooling
@@ -494,3 +495,28 @@ def test_compiled_im2col_bitwise_equal_to_numpy(case, dtype):
     off = _run("conv2d", *args, SLOW)
     np.testing.assert_array_equal(on, off)
     _assert_near(on, reference_conv(*args), 1e-5 if dtype == np.float32 else 1e-12)
+
+
+def test_other_byte_order_takes_the_numpy_path():
+    # the compiled loops take native float32 / float64 only (numba refuses '>f4'): a
+    # big-endian input gives the native input's values, through the numpy path
+    set_flags(FAST)
+    x = RNG.standard_normal((1, 4, 9, 9)).astype(np.float32)
+    w = RNG.standard_normal((4, 1, 3, 3)).astype(np.float32)
+    wf = RNG.standard_normal((5, 4, 3, 3)).astype(np.float32)
+    for native, swapped in (((x, w), (x.astype(">f4"), w.astype(">f4"))),
+                            ((x, w), (x, w.astype(">f4")))):
+        want = conv_kernels.depthwise_conv2d(CTX, *native, [1, 1], [1, 1], "EXPLICIT", 4,
+                                             [1, 1], "NCHW")
+        got = conv_kernels.depthwise_conv2d(CTX, *swapped, [1, 1], [1, 1], "EXPLICIT", 4,
+                                            [1, 1], "NCHW")
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+    got = conv_kernels.conv2d(CTX, x.astype(">f4"), wf.astype(">f4"), [1, 1], [1, 1],
+                              "EXPLICIT", [1, 1], 1, "NCHW")
+    want = conv_kernels.conv2d(CTX, x, wf, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW")
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    def pool(a):
+        return pooling.pool2d(CTX, a, IntArray([3, 3]), [2, 2], [1, 1], False, True, "NCHW",
+                              "max", False, False, "EXPLICIT")
+
+    np.testing.assert_array_equal(pool(x.astype(">f4")), pool(x))
