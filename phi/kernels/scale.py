@@ -79,7 +79,6 @@ def _bind_scale_float(ctx, attrs, metas):
     return bound
 
 
-
 @register_kernel("scale", ("CPU", "GPU"), dtypes=[d for d in SCALE_DTYPES if d not in _FLOATS])
 def scale(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bool) -> Tensor:
     """x * scale + bias (or (x + bias) * scale), computed in x's dtype."""

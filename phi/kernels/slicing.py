@@ -18,11 +18,22 @@ SLICE_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float32", "
                 "float16", "bfloat16", "complex64", "complex128"]
 
 
+def _decreased_dims(dims, decrease_axis) -> tuple[int, ...]:
+    drop = {a + len(dims) if a < 0 else a for a in decrease_axis}
+    return tuple(d for i, d in enumerate(dims) if i not in drop)
+
+
 def _decrease(xp, out, decrease_axis):
     if not decrease_axis:
         return out
-    drop = {a + out.ndim if a < 0 else a for a in decrease_axis}
-    return xp.reshape(out, tuple(d for i, d in enumerate(out.shape) if i not in drop))
+    return xp.reshape(out, _decreased_dims(out.shape, decrease_axis))
+
+
+def _slice_index(dims, axes, starts: IntArray, ends: IntArray) -> tuple[slice, ...]:
+    index = [slice(None)] * len(dims)
+    for axis, (start, end) in slice_bounds(dims, axes, starts.data, ends.data).items():
+        index[axis] = slice(start, end)
+    return tuple(index)
 
 
 # (named slice_kernel: `slice` is the Python builtin used below)
@@ -32,10 +43,8 @@ def slice_kernel(ctx, input: Tensor, axes: list[int], starts: IntArray, ends: In
     """input[start:end] along each of ``axes`` (bounds clamped, negative from the end), the
     ``decrease_axis`` axes (of size 1) removed."""
     xp = ctx.xp
-    index = [slice(None)] * input.ndim
-    for axis, (start, end) in slice_bounds(input.shape, axes, starts.data, ends.data).items():
-        index[axis] = slice(start, end)
-    return _decrease(xp, xp.asarray(input[tuple(index)], copy=True), decrease_axis)
+    index = _slice_index(input.shape, axes, starts, ends)
+    return _decrease(xp, xp.asarray(input[index], copy=True), decrease_axis)
 
 
 @binds(slice_kernel)
@@ -45,13 +54,9 @@ def _bind_slice(ctx, attrs, metas):
         return None
     axes, starts, ends, _infer_flags, decrease_axis = attrs
     dims = metas[0][1]
-    index = [slice(None)] * len(dims)
-    for axis, (start, end) in slice_bounds(dims, axes, starts.data, ends.data).items():
-        index[axis] = slice(start, end)
-    index = tuple(index)
-    sliced = np.empty(dims, np.uint8)[index].shape
-    drop = {a + len(sliced) if a < 0 else a for a in decrease_axis}
-    out_dims = tuple(d for i, d in enumerate(sliced) if i not in drop) if decrease_axis else None
+    index = _slice_index(dims, axes, starts, ends)
+    sliced = tuple(len(range(*s.indices(d))) for s, d in zip(index, dims, strict=True))
+    out_dims = _decreased_dims(sliced, decrease_axis) if decrease_axis else None
     nd = np.ndarray
 
     def bound(x):
