@@ -8,7 +8,7 @@ from phi.core.bound import binds
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import COMPLEX, FLOATS, INTEGERS, cast_array, quiet
+from phi.kernels.funcs import cast_array, plain_cast, quiet
 
 __all__ = ["cast"]
 
@@ -33,15 +33,13 @@ def cast(ctx, x: Tensor, dtype: DataType) -> Tensor:
 
 @binds(cast)
 def _bind_cast(ctx, attrs, metas):
-    """cast_array's path chosen once for the planned dtypes: a copy, or astype where cast_array
-    ends in a plain astype (phi.core.bound); the other paths stay the kernel's."""
+    """cast_array's path chosen once for the planned dtypes: a copy, or astype where the cast
+    is plain (funcs.plain_cast; phi.core.bound); the other paths stay the kernel's."""
     (dtype,) = attrs
     if ctx.xp is not np or metas[0] is None or dtype not in _TARGETS:
         return None
     src = metas[0][0]
-    if src is not dtype and (src in COMPLEX or dtype is DataType.BOOL
-                             or (dtype in INTEGERS and src in FLOATS)
-                             or dtype in (DataType.BFLOAT16, DataType.FLOAT16)):
+    if src is not dtype and not plain_cast(src, dtype):
         return None
     t, to = src.to_numpy(), dtype.to_numpy()
     nd = np.ndarray

@@ -167,6 +167,14 @@ def float_to_int(ctx, array, dtype: DataType):
     return as_array(xp, out)
 
 
+def plain_cast(src: DataType, dtype: DataType) -> bool:
+    """Whether ``static_cast`` from ``src`` to ``dtype`` is numpy's astype as it is: no real
+    part taken, no bool, float-to-int or half-precision rule of its own (cast_array)."""
+    return not ((src in COMPLEX and dtype not in COMPLEX) or dtype is DataType.BOOL
+                or (dtype in INTEGERS and src in FLOATS)
+                or dtype in (DataType.BFLOAT16, DataType.FLOAT16))
+
+
 def cast_array(ctx, array, dtype: DataType):
     """``static_cast<dtype>`` element-wise (Paddle's CastKernel), always a new array."""
     xp = ctx.xp
@@ -174,6 +182,8 @@ def cast_array(ctx, array, dtype: DataType):
     if src is dtype:
         return owned(xp, array)
     with quiet(xp):
+        if plain_cast(src, dtype):
+            return as_array(xp, ctx.astype(array, dtype))
         if src in COMPLEX and dtype not in COMPLEX:
             # phi::dtype::complex converts to a real type through its real part
             array = as_array(xp, xp.real(array))
