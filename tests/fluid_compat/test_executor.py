@@ -270,8 +270,9 @@ def test_feed_and_fetch_targets_are_found_once_per_program_state(monkeypatch):
     program.mark_changed()
     exe.run(program, feed=feed, scope=scope)
     assert len(scans) == 2
-    block = program.desc.global_block
-    block.append_op("scale", {"X": [fetches[0]]}, {"Out": ["extra"]}, {"scale": 2.0})
-    block.create_var("extra", dtype=block.find_var(fetches[0]).dtype)
-    assert program._targets() == program._find_targets()
-    assert len(scans) == 4  # the op count changed: scanned again (and once by the check)
+    block = program.desc.global_block  # a fetch op added, the program not marked changed
+    block.create_var("fetch_extra", dtype=block.find_var(fetches[0]).dtype)
+    block.append_op("fetch", {"X": [fetches[0]]}, {"Out": ["fetch_extra"]},
+                    {"col": len(fetches)})
+    assert program._targets()[1] == (*fetches, fetches[0])  # the op count changed: found
+    assert len(scans) == 3

@@ -15,7 +15,7 @@ from fluid_compat.framework.scope import Scope
 from fluid_compat.operators.fusion import ConvEpilogueStep
 from phi.common import DataType
 from phi.core.tensor import DenseTensor
-from phi.flags import set_flags
+from phi.flags import get_flags, set_flags
 from tests.corpus_paths import FIXTURES
 
 RNG = np.random.default_rng(11)
@@ -308,6 +308,7 @@ def test_compiled_epilogue_equals_op_by_op(depthwise, act, threads, monkeypatch)
 
     monkeypatch.setattr(loops, "affine_act", counted)
     monkeypatch.setattr(jit, "MIN_SPLIT_WORK", 0)
+    saved = get_flags(["FLAGS_kernel_threads"])
     set_flags({"FLAGS_kernel_threads": threads})
     try:
         program, last = _program(act=act, depthwise=depthwise)
@@ -317,7 +318,7 @@ def test_compiled_epilogue_equals_op_by_op(depthwise, act, threads, monkeypatch)
         runs = [exe.run(program, feed={"x": x}, fetch_list=[last], scope=scope)[0]
                 for _ in range(3)]
     finally:
-        set_flags({"FLAGS_kernel_threads": 1})
+        set_flags(saved)
     (step,) = _fused_steps(exe)
     assert step.runs == 2
     code = {None: 0, "relu": 1, "relu6": 2}[act]
