@@ -44,7 +44,8 @@ _LAZY_DEFS: dict[str, str] = {}
 
 def define_lazily(where: dict[str, str]) -> None:
     """Flags that modules imported on demand define: ``{flag name: module}``.  Reading or
-    setting one of them (or listing every flag) imports its module first."""
+    setting one of them imports its module first (an unknown flag's error, which lists every
+    flag, imports them all)."""
     _LAZY_DEFS.update({n: m for n, m in where.items() if n not in _DEFS})
 
 

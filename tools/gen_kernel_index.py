@@ -12,7 +12,7 @@ The index is found by importing the modules one by one, in their listed order, i
 process, and attributing each newly registered kernel to the module whose import added it
 (importing that module alone registers at least as much).
 
-    python tools/gen_kernel_index.py          # rewrite the three files
+    python tools/gen_kernel_index.py          # rewrite the generated files (TARGETS)
     python tools/gen_kernel_index.py --check  # exit 1 when one is stale
 """
 
@@ -47,8 +47,9 @@ _WHAT = {
 }
 
 
-def _collect() -> dict[str, dict[str, list[str]]]:
-    """Run in a fresh process: {"phi": {name: [module, ...]}, "fluid": {...}}."""
+def _collect() -> dict[str, dict]:
+    """Run in a fresh process: {"phi": {name: [module, ...]}, "fluid": {...}, "infer": ...,
+    "flags": {flag: module}, "compat": ...} (what TARGETS writes)."""
     import importlib
 
     import phi.kernels

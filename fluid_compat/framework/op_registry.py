@@ -167,7 +167,7 @@ def _ensure_operators_loaded() -> None:
 
 def _ensure_fluid_modules(op_type: str) -> None:
     """Import the fluid kernel modules that declare kernels or hooks of ``op_type`` (they load
-    on demand: fluid_kernels/_index.py)."""
+    on demand: fluid_kernels/_index.json)."""
     from fluid_compat.operators.fluid_kernels.registry import ensure_loaded
 
     ensure_loaded(op_type)

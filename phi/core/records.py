@@ -149,8 +149,9 @@ def _build(cls: type, frozen: bool, eq: bool) -> type:
         n = a.name
         if a.default is NOTHING:
             if seen_default:
-                raise ValueError(f"No mandatory attributes allowed after an attribute with a "
-                                 f"default value or factory.  Attribute in question: {n!r}")
+                raise ValueError(f"{cls.__qualname__}: No mandatory attributes allowed after an "
+                                 f"attribute with a default value or factory.  Attribute in "
+                                 f"question: {n!r}")
             params.append(n)
             value = n
         elif isinstance(a.default, Factory):

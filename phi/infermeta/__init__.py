@@ -9,7 +9,8 @@ optional keyword ``config=MetaConfig(is_runtime=False)`` marks compile time.
 Importing this package imports none of its modules: each name below loads its module on first
 use (``phi.infermeta.conv_infer_meta`` imports ``phi.infermeta.nn``).  A new InferMeta function
 goes into its module's ``__all__`` and into ``_EXPORTS`` here (tests/test_cold_start.py checks
-that every name resolves and that every ``*_infer_meta`` of a module's ``__all__`` is here).
+that every name resolves, that every ``*_infer_meta`` of a module's ``__all__`` is here, and all
+of ``__all__`` for the modules the package used to star-import).
 """
 
 from __future__ import annotations
@@ -222,9 +223,3 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_WHERE))
-
-
-def load_all() -> None:
-    """Import every module (what importing this package used to do)."""
-    for module in _EXPORTS:
-        importlib.import_module(f"{__name__}.{module}")

@@ -37,7 +37,7 @@ FLUID_REGISTRY_GENERATION = [0]
 """Bumped on every change, so that cached kernel decisions can be dropped."""
 
 # lazy registration, as phi's KernelFactory does it: op type -> modules whose import registers
-# its kernels, for op types not imported yet (fluid_kernels/_index.py)
+# its kernels, for op types not imported yet (fluid_kernels/_index.json)
 _LAZY: dict[str, tuple[str, ...]] = {}
 _LAZY_ORDER: list[tuple[str, ...]] = [()]
 _LAZY_MODULES: list[frozenset[str]] = [frozenset()]
