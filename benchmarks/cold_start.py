@@ -15,7 +15,8 @@ processes of:
 With ``--onnx MODEL.onnx`` (the same model exported to ONNX) onnxruntime is timed alongside, in
 the same round-robin: a fresh ``python`` (``--onnx-python``, default the fixtures' Paddle venv
 ``.venv-paddle`` beside this checkout's ``.venv``) that imports onnxruntime, loads the model,
-runs it on the same feeds and prints its first output, the target's own measure.
+runs it on the same feeds and prints its first output, the target's own measure (the same
+process ``benchmarks/zoo.py`` times: ``_peers.COLD_SCRIPT``).
 
 By default every tree's bytecode is cached (``PYTHONPYCACHEPREFIX`` in a temporary directory,
 one warm-up process first), as an installed package has it; ``--no-pyc`` compiles every module
@@ -39,9 +40,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from _peers import cold_argv
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = ROOT / "tests" / "fixtures" / "models" / "bert_tiny"
-TARGET_S = (0.16, 0.32)
+TARGET_S = (0.16, 0.32)  # onnxruntime's range when issue 14 was filed (used without --onnx)
 
 _STAGES = r"""
 import sys, time
@@ -102,18 +105,6 @@ for ct, tt, nc, where in rows[:400]:
 """
 
 
-_ONNX_RUN = r"""
-import sys
-import numpy as np
-import onnxruntime as ort
-model, feeds = sys.argv[1], sys.argv[2:]
-opts = ort.SessionOptions()
-opts.intra_op_num_threads = 2
-sess = ort.InferenceSession(model, opts, providers=["CPUExecutionProvider"])
-feed = {f.split("=", 1)[0]: np.load(f.split("=", 1)[1]) for f in feeds}
-out = sess.run(None, feed)
-print(f"output 0: shape {list(out[0].shape)}", flush=True)
-"""
 
 
 def _env(tree: Path, pyc: Path | None) -> dict[str, str]:
@@ -210,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--onnx", type=Path, metavar="MODEL.onnx",
                     help="time onnxruntime on this ONNX export of the model alongside")
     ap.add_argument("--onnx-python", type=Path,
-                    default=ROOT.parent / "main" / ".venv-paddle" / "bin" / "python",
+                    default=ROOT / ".venv-paddle" / "bin" / "python",
                     help="a python that has onnxruntime")
     ap.add_argument("--top", type=int, default=12, help="rows per breakdown table")
     ap.add_argument("--no-breakdown", action="store_true")
@@ -229,8 +220,8 @@ def main(argv: list[str] | None = None) -> int:
         onnx_cmd = None
         onnx_times: list[float] = []
         if args.onnx is not None:
-            feeds = [f"{f.stem[len('input_'):]}={f}" for f in sorted(model.glob("input_*.npy"))]
-            onnx_cmd = [str(args.onnx_python), "-c", _ONNX_RUN, str(args.onnx.resolve()), *feeds]
+            # the same onnxruntime process as benchmarks/zoo.py times (_peers.COLD_SCRIPT)
+            onnx_cmd = cold_argv(str(args.onnx_python), str(model), str(args.onnx.resolve()))
             _time_first_line(onnx_cmd, dict(os.environ), ROOT)  # warm-up
         for _ in range(args.runs):
             if onnx_cmd is not None:

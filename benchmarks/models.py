@@ -26,10 +26,8 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -110,26 +108,23 @@ def measure_one(model_dir: Path, repeat: int, plain: bool = False) -> dict:
     from phi.kernels.conv import FAST_PATH_FLAGS
 
     model = load_model(model_dir)
-    run, exe, program, feed, fetches, scope = (model.run, model.exe, model.program, model.feed,
-                                               model.fetches, model.scope)
+    run, exe, feed, scope = model.run, model.exe, model.feed, model.scope
 
-    every_pass = get_flags(fusion_flags())
+    def with_off(names):
+        """run() with these switches off (restored after)."""
+        saved = get_flags(list(names))
 
-    def run_unfused():  # every fusion pass off (compiled segments included): op by op
-        set_flags({flag: False for flag in every_pass})
-        try:
-            run()
-        finally:
-            set_flags(every_pass)
+        def run_off():
+            set_flags({flag: False for flag in saved})
+            try:
+                return run()
+            finally:
+                set_flags(saved)
 
-    kernel_flags = get_flags(list(FAST_PATH_FLAGS))
+        return run_off
 
-    def run_plain():  # the default run with the kernels' fast paths off
-        set_flags({flag: False for flag in kernel_flags})
-        try:
-            return exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
-        finally:
-            set_flags(kernel_flags)
+    run_unfused = with_off(fusion_flags())  # every fusion pass off (segments too): op by op
+    run_plain = with_off(FAST_PATH_FLAGS)  # the kernels' fast paths off
 
     run()
     plan = exe._last_plan
@@ -139,12 +134,11 @@ def measure_one(model_dir: Path, repeat: int, plain: bool = False) -> dict:
     fused_ms, unfused_ms, *plain_ms = (t / 1e3 for t in medians_us(fns, 1, repeat))
     plain_err = None
     if plain:
-        fast = exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
-        plain_err = max(float(np.max(np.abs(np.asarray(a, np.float64) - np.asarray(b)),
-                                     initial=0) / max(float(np.max(np.abs(b), initial=0)),
-                                                      1e-30))
-                        for a, b in zip(fast, run_plain(), strict=True)
-                        if np.asarray(b).dtype.kind == "f")
+        plain_err = max((float(np.max(np.abs(np.asarray(a, np.float64) - np.asarray(b)),
+                                      initial=0) / max(float(np.max(np.abs(b), initial=0)),
+                                                       1e-30))
+                         for a, b in zip(run(), run_plain(), strict=True)
+                         if np.asarray(b).dtype.kind == "f"), default=None)
     run()
     fused = sum(count for _, _, count in plan.steps if count > 1)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # before the kernels-only
@@ -187,12 +181,7 @@ def _bare_chain(model_dir: Path, feed: dict, scope, repeat: int) -> float | None
     bare = bare_chain_fn(model_dir, feed, scope)
     if bare is None:
         return None
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        bare()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times) * 1e3
+    return medians_us([bare], 1, repeat)[0] / 1e3
 
 
 def bare_chain_fn(model_dir: Path, feed: dict, scope):

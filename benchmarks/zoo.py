@@ -1,11 +1,13 @@
 """Issue 14's speed targets in one run: the bridge against onnxruntime and Paddle Inference.
 
     python benchmarks/zoo.py [--models NAME...] [--repeat 20] [--zoo DIR] [--peers PYTHON]
-                             [--cold 5] [--stat median|best] [--compare DIR] [--json FILE]
+                             [--cold 5] [--stat median|best] [--burst-ms 20] [--compare DIR]
+                             [--json FILE]
 
 Per model, the bridge (a planned re-run with default flags, as benchmarks/models.py times it)
 and each peer run in their own processes, loaded side by side and then timed in turn, a burst
-of runs each (>= 20 ms), the order turning each round, a pause of 0.25 s between two turns
+of runs each (as many as one warm run says fill --burst-ms, at least 1, at most 500), the order
+turning each round, a pause of 0.25 s between two turns
 (see _peers.round_robin), so that noise on the shared machine hits them all alike; the medians
 (--stat best: each side's fastest burst) are compared and each process's peak RSS is its own.
 --compare DIR adds the bridge of another checkout (DIR's own benchmarks/zoo.py worker) to the
@@ -21,7 +23,9 @@ Models: ResNet-18, ResNet-50 and MobileNetV2 at 224, MobileNetV2 and ShuffleNetV
 committed: skipped when absent), and the committed fixtures bert_tiny and transformer_tiny.
 onnxruntime reads DIR/<model>/inference.onnx or <model fixture>/inference.onnx
 (tools/fixtures/to_onnx.py).  Also: `chains`, the planned 200-op chains chain200_* against the
-same math in bare numpy (us per op over numpy), and `cold`, the time to first output of
+same math in bare numpy (us per op over numpy: the median over max(--repeat, 100) rounds of
+(run - bare) / ops, each round timing 5 calls of each back to back), and `cold`, the time to
+first output of
 `fluid-compat run tests/fixtures/models/bert_tiny/inference --feed ...` in a fresh process
 against onnxruntime's (interpreter start, import, session, first run), alternated, median of
 --cold runs each.
@@ -175,7 +179,7 @@ def measure_cold(n: int, zoo: Path | None, peers: str | None) -> dict:
         env = dict(os.environ)
         env.pop("PYTHONPATH", None)
         sides["ort"] = (cold_argv(peers, str(model_dir), onnx), env)
-    times: dict[str, list[float]] = {side: [] for side in sides}
+    times: dict[str, list[float]] = {side: [] for side in [*sides, *skipped]}
     errors = dict(skipped)
     for side, (argv, env) in sides.items():  # once untimed: files in the page cache for both
         if _time_to_line(argv, "output 0", env) is None:
@@ -190,9 +194,7 @@ def measure_cold(n: int, zoo: Path | None, peers: str | None) -> dict:
                 times[side].append(t)
     return {side: {"median_s": statistics.median(t) if t else None,
                    "best_s": min(t) if t else None, "runs": t, "error": errors.get(side)}
-            for side, t in times.items()} | {side: {"median_s": None, "best_s": None, "runs": [],
-                                                    "error": why}
-                                             for side, why in skipped.items()}
+            for side, t in times.items()}
 
 
 def _verdict(value: float | None, limit: float) -> str:
