@@ -21,9 +21,12 @@ ROOT = Path(__file__).resolve().parents[1]
 BERT = ROOT / "tests" / "fixtures" / "models" / "bert_tiny"
 
 
-def _python(code: str, *, lazy: bool = True, timeout: int = 300) -> str:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_lazy_kernel_import="1" if lazy else "0")
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
+def _python(code: str, *, lazy: bool = True, timeout: int = 300, env: dict | None = None
+            ) -> str:
+    """The stdout of ``code`` in a fresh process on this checkout (``env``: more variables)."""
+    full = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_lazy_kernel_import="1" if lazy else "0",
+                **(env or {}))
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full, cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -386,11 +389,7 @@ def test_framework_messages_from_upb_are_framework_pb2s_classes():
     """
     upb = api_implementation.Type() == "upb"
     assert _python(code).split() == [str(upb)]
-    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_proto_upb_direct="0")
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False"]
+    assert _python(code, env={"FLAGS_proto_upb_direct": "0"}).split() == ["False"]
 
 
 def test_kernels_are_built_on_their_first_lookup():
@@ -423,11 +422,8 @@ def test_every_kernel_built_late_equals_its_eager_build():
                       k.args_def.attributes, k.fn.__module__, k.fn.__qualname__)
     """
     late = _python(code)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_lazy_kernel_build="0")
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    assert late == done.stdout and len(late.splitlines()) > 1000
+    eager = _python(code, env={"FLAGS_lazy_kernel_build": "0"})
+    assert late == eager and len(late.splitlines()) > 1000
 
 
 def test_a_faulty_builtin_registration_raises_at_its_first_lookup(tmp_path):
@@ -459,10 +455,7 @@ def test_a_faulty_builtin_registration_raises_at_its_first_lookup(tmp_path):
                 print("at lookup", "input_defs names 'nope'" in str(exc))
     """
     assert _python(code).splitlines() == ["at lookup True", "at lookup True"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT), FLAGS_lazy_kernel_build="0")
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
-    assert done.stdout.split() == ["at", "import"], done.stderr
+    assert _python(code, env={"FLAGS_lazy_kernel_build": "0"}).split() == ["at", "import"]
 
 
 def test_turning_the_late_build_off_builds_every_pending_kernel():
