@@ -31,6 +31,7 @@ from phi.core.records import field, frozen
 
 from argmap.context import ArgumentMappingContext
 from argmap.signature import KernelSignature
+from phi.core.checksum import text_checksum
 from phi.core.errors import InvalidArgument
 
 __all__ = [
@@ -322,11 +323,7 @@ def load_compat(path: str | Path | None = None) -> tuple[CompatEntry, ...]:
 COMPAT_CACHE_FILE = "_compat_cache.json"
 
 
-def compat_checksum(text: str) -> str:
-    import zlib
-
-    data = text.encode("utf-8")
-    return f"{len(data)}:{zlib.crc32(data):08x}"
+compat_checksum = text_checksum
 
 
 def compat_cache_record(name: str, entries: Iterable[CompatEntry]) -> dict[str, Any]:

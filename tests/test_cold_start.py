@@ -509,3 +509,22 @@ def test_op_definitions_are_made_when_first_asked_for():
         print(made, d.family)
     """)
     assert out.split() == ["0", "linalg"]
+
+
+def test_infer_index_gives_way_to_an_edited_yaml(monkeypatch):
+    """_infer_index.json records the checksum of ops.yaml / static_ops.yaml; when the texts no
+    longer match (an edit after the index was made) the table comes from the YAML itself."""
+    import json
+
+    import phi.api as api
+
+    stored = json.loads((ROOT / "phi" / "api" / "_infer_index.json").read_text())
+    assert stored["yaml_checksum"] == api.yaml_checksum()  # made from the texts on disk
+    built = []
+    real = api.kernel_infer_index
+    monkeypatch.setattr(api, "kernel_infer_index", lambda: built.append(1) or real())
+    monkeypatch.setattr(api, "_INFER_INDEX", [])
+    assert api._infer_index() == stored["kernels"] and not built  # the index, as it matches
+    monkeypatch.setattr(api, "_INFER_INDEX", [])
+    monkeypatch.setattr(api, "yaml_checksum", lambda: "0:edited")
+    assert api._infer_index() == stored["kernels"] and built == [1]  # from the YAML

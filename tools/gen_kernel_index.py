@@ -43,7 +43,8 @@ _WHAT = {
               "each with the checksum of its text; a table whose text differs is parsed again.",
     "infer": "kernels: kernel -> [its phi.infermeta function, binding ([is tensor input, "
              "index] per InferMeta parameter)], from ops.yaml and static_ops.yaml as "
-             "phi.api.kernel_infer_table computes it.",
+             "phi.api.kernel_infer_table computes it; yaml_checksum: of those texts (an "
+             "edited YAML is read instead of this table).",
 }
 
 
@@ -100,10 +101,9 @@ def _collect() -> dict[str, dict]:
         changed |= {op for op, state in hooks().items() if hooks_before.get(op) != state}
         for op in changed:
             fluid_index.setdefault(op, []).append(module)
-    from phi.api import kernel_infer_table
+    from phi.api import kernel_infer_index, yaml_checksum
 
-    infer = {k: [fn, [list(b) for b in binding]]
-             for k, (fn, binding) in kernel_infer_table().items()}
+    infer = kernel_infer_index()
     from argmap.compat import (
         DEFAULT_COMPAT_FILE,
         GRAD_COMPAT_FILE,
@@ -118,7 +118,7 @@ def _collect() -> dict[str, dict]:
         tables[name] = {"checksum": compat_checksum(text),
                         **compat_cache_record(name, parse_compat(text, f"argmap/{name}"))}
     return {"phi": phi_index, "fluid": fluid_index, "infer": infer, "flags": phi_flags,
-            "compat": tables}
+            "compat": tables, "yaml_checksum": yaml_checksum()}
 
 
 def render() -> dict[Path, str]:
@@ -134,7 +134,7 @@ def render() -> dict[Path, str]:
     docs = {
         "phi": {"kernels": short["phi"], "flags": found["flags"]},
         "fluid": {"kernels": short["fluid"]},
-        "infer": {"kernels": found["infer"]},
+        "infer": {"yaml_checksum": found["yaml_checksum"], "kernels": found["infer"]},
         "compat": {"tables": found["compat"]},
     }
     return {TARGETS[kind]: _dump({"note": _NOTE + _WHAT[kind], **doc})

@@ -107,14 +107,43 @@ _KERNEL_INFER: dict[str, Any] = {}
 _INFER_INDEX: list[dict[str, Any]] = []
 
 
+_YAMLS = ("ops.yaml", "static_ops.yaml")  # what kernel_infer_table reads
+
+
+def kernel_infer_index() -> dict[str, list]:
+    """``kernel_infer_table()`` as ``_infer_index.json`` holds it (lists, for JSON)."""
+    return {k: [fn, [list(b) for b in binding]]
+            for k, (fn, binding) in kernel_infer_table().items()}
+
+
+def yaml_checksum() -> str:
+    """The checksum of the YAML texts the InferMeta index was made from."""
+    import os
+
+    from phi.core.checksum import text_checksum
+
+    here = os.path.dirname(__file__)
+    texts = []
+    for name in _YAMLS:
+        with open(os.path.join(here, name), encoding="utf-8") as f:
+            texts.append(f.read())
+    return text_checksum("\n".join(texts))
+
+
 def _infer_index() -> dict[str, Any]:
+    """``_infer_index.json``'s table, or the YAML's own when its text changed since."""
     if not _INFER_INDEX:  # two threads may both read it: the same data either way
         import json
         import os
 
         path = os.path.join(os.path.dirname(__file__), "_infer_index.json")
         with open(path, encoding="utf-8") as f:
-            _INFER_INDEX.append(json.load(f)["kernels"])
+            doc = json.load(f)
+        if doc.get("yaml_checksum") == yaml_checksum():
+            table = doc["kernels"]
+        else:  # ops.yaml edited after the index was made: never hide the edit
+            table = kernel_infer_index()
+        _INFER_INDEX.append(table)
     return _INFER_INDEX[0]
 
 
