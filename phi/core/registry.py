@@ -102,7 +102,7 @@ class KernelFactory:
             self._lazy_order = tuple(modules)
             self._lazy_modules = frozenset(modules)
             self._lazy = {n: tuple(m) for n, m in index.items()
-                          if not all(_imported(x) for x in m)}
+                          if not all(module_imported(x) for x in m)}
 
     def _ensure(self, name: str) -> None:
         """Import the modules registering ``name`` and build its deferred kernels unless done
@@ -336,7 +336,8 @@ class KernelFactory:
         )
 
 
-def _imported(module: str) -> bool:
+def module_imported(module: str) -> bool:
+    """Whether ``module`` is imported and done initialising (a lazy index skips it)."""
     found = sys.modules.get(module)
     return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing",
                                              False)

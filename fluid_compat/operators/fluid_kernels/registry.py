@@ -8,7 +8,6 @@ a place type and a list of dtypes; the same (op, OpKernelType) twice raises.
 from __future__ import annotations
 
 import importlib
-import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -17,6 +16,7 @@ from phi.common.data_type import DataType
 from phi.common.layout import DataLayout
 from phi.common.place import CPUPlace, GPUPlace, Place
 from phi.core.errors import AlreadyExists, InvalidArgument
+from phi.core.registry import module_imported
 
 __all__ = [
     "FLUID_REGISTRY_GENERATION",
@@ -52,13 +52,7 @@ def set_lazy_index(index: Mapping[str, Sequence[str]], modules: Sequence[str]) -
         _LAZY_MODULES[0] = frozenset(modules)
         _LAZY.clear()
         _LAZY.update({op: tuple(m) for op, m in index.items()
-                      if not all(_imported(x) for x in m)})
-
-
-def _imported(module: str) -> bool:
-    found = sys.modules.get(module)
-    return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing",
-                                             False)
+                      if not all(module_imported(x) for x in m)})
 
 
 def ensure_loaded(op_type: str) -> None:
