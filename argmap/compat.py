@@ -69,11 +69,6 @@ class CompatFileError(InvalidArgument):
 # -- records ------------------------------------------------------------------------------------
 
 
-def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
-    # not the builtin: attrs reads a converter's signature, and a builtin's costs a tokenize
-    return tuple(value)
-
-
 def _opt_name(instance: object, attribute: Any, value: str | None) -> None:
     if value is not None and (not isinstance(value, str) or not value):
         raise InvalidArgument(f"{attribute.name} must be a non-empty str or None, got {value!r}")
@@ -140,10 +135,10 @@ class CompatEntry:
 
     op: str
     kernel: str
-    inputs: tuple[str, ...] = field(converter=_tuple)
-    attrs: tuple[str, ...] = field(converter=_tuple)
-    outputs: tuple[str, ...] = field(converter=_tuple)
-    tensor_attrs: tuple[TensorAttr, ...] = field(default=(), converter=_tuple)
+    inputs: tuple[str, ...] = field(converter=tuple)
+    attrs: tuple[str, ...] = field(converter=tuple)
+    outputs: tuple[str, ...] = field(converter=tuple)
+    tensor_attrs: tuple[TensorAttr, ...] = field(default=(), converter=tuple)
     source: str = field(default="<memory>", eq=False)
     line: int = field(default=0, eq=False)
 

@@ -77,16 +77,6 @@ class _Required:
 REQUIRED: Any = _Required()
 
 
-def _tuple(value: Iterable[Any]) -> tuple[Any, ...]:
-    # a Python function, not the builtin: attrs reads a converter's signature, and a builtin's
-    # is parsed from its text signature with tokenize (tens of ms at the first import)
-    return tuple(value)
-
-
-def _attr_type(value: Any) -> AttrType:
-    return AttrType(value)
-
-
 def _freeze(value: Any) -> Any:
     """Lists become tuples so that records stay immutable and hashable."""
     return tuple(value) if isinstance(value, list) else value
@@ -102,7 +92,7 @@ class InSet:
     """The value (each element, for a list attribute) must be one of `values` (Paddle's
     ``InEnum``)."""
 
-    values: tuple[Any, ...] = records.field(converter=_tuple)
+    values: tuple[Any, ...] = records.field(converter=tuple)
 
     def violation(self, value: Any) -> str | None:
         """None when `value` passes, else what was expected."""
@@ -180,14 +170,14 @@ class AttrProto:
     """
 
     name: str = records.field(validator=_name)
-    type: AttrType = records.field(converter=_attr_type)
+    type: AttrType = records.field(converter=AttrType)
     default: Any = records.field(default=REQUIRED, converter=_freeze)
     comment: str = ""
     generated: bool = False
     extra: bool = False
     quant: bool = False
     support_tensor: bool = False
-    checks: tuple[AttrCheck, ...] = records.field(default=(), converter=_tuple)
+    checks: tuple[AttrCheck, ...] = records.field(default=(), converter=tuple)
 
     @property
     def required(self) -> bool:
@@ -211,9 +201,9 @@ class OpProto:
     """The description of a legacy op (``paddle.framework.proto.OpProto``)."""
 
     type: str = records.field(validator=_name)
-    inputs: tuple[VarProto, ...] = records.field(converter=_tuple, validator=_unique("input"))
-    outputs: tuple[VarProto, ...] = records.field(converter=_tuple, validator=_unique("output"))
-    attrs: tuple[AttrProto, ...] = records.field(converter=_tuple, validator=_unique("attribute"))
+    inputs: tuple[VarProto, ...] = records.field(converter=tuple, validator=_unique("input"))
+    outputs: tuple[VarProto, ...] = records.field(converter=tuple, validator=_unique("output"))
+    attrs: tuple[AttrProto, ...] = records.field(converter=tuple, validator=_unique("attribute"))
     comment: str = ""
 
     def input(self, name: str) -> VarProto:
