@@ -151,6 +151,19 @@ def measure_chains(repeat: int) -> list[dict]:
     return rows
 
 
+def build_kernels() -> None:
+    """The compiled loops' ahead-of-time build (``fluid-compat build-kernels``: a one-off
+    install step, as numba's cache is) before anything is timed, when numba is installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("numba") is None:
+        print("compiled loops: numba is not installed (the numpy path)")
+        return
+    out = subprocess.run([*_fluid_compat_argv(), "build-kernels"], env=_env(),
+                         capture_output=True, text=True, check=False)
+    print(f"compiled loops: {(out.stdout or out.stderr).strip()}")
+
+
 def _fluid_compat_argv() -> list[str]:
     script = Path(sys.executable).parent / "fluid-compat"
     if script.is_file():
@@ -353,6 +366,7 @@ def main() -> None:
         print(json.dumps(_chain_one(args.chain, args.repeat)))
         return
 
+    build_kernels()
     peers = args.peers if args.peers not in (None, "none") else None
     if peers is not None and not Path(peers).is_file():
         print(f"peers: {peers} not found: timing the bridge alone")

@@ -138,6 +138,33 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return main_compare(args)
 
 
+def _cmd_build_kernels(args: argparse.Namespace) -> int:
+    import time
+
+    from phi.kernels import aot
+
+    path = aot.module_path()
+    if path.is_file() and not args.force:
+        print(f"up to date: {path}")
+        return 0
+    try:
+        import numba.pycc  # noqa: F401  (the compiler the build needs)
+    except ImportError as exc:
+        print(f"build-kernels: numba's compiler does not import ({exc}): install the extra "
+              "'fluid-phi-bridge[numba]'; without it the kernels run their numpy path",
+              file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    try:
+        path = aot.build()
+    except Exception as exc:  # the compiler or the linker: say which, keep the JIT path
+        print(f"build-kernels: the build failed ({type(exc).__name__}: {exc}); the compiled "
+              "loops stay on numba's JIT", file=sys.stderr)
+        return 1
+    print(f"built {path} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     from fluid_compat.tools.explain import main_explain
 
@@ -211,7 +238,8 @@ def _spare_the_collector() -> None:
 
 _FREEZE_AT_EXIT: list[bool] = []
 
-_COMMANDS = ("run", "train", "kernels", "demo", "argmap-check", "ops", "compare", "explain")
+_COMMANDS = ("run", "train", "kernels", "demo", "argmap-check", "ops", "compare", "explain",
+             "build-kernels")
 
 
 class _Skipped:
@@ -290,6 +318,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
         explain.add_arguments(p)
     p.set_defaults(func=_cmd_explain)
+    p = add("build-kernels", help="compile the kernels' compiled loops ahead of time into "
+                                  "$FLUID_PHI_KERNEL_CACHE or the user's cache (numba "
+                                  "needed to build them, not to run them)")
+    p.add_argument("--force", action="store_true", help="build even when one is up to date")
+    p.set_defaults(func=_cmd_build_kernels)
     return parser
 
 

@@ -119,7 +119,7 @@ def __getattr__(name: str):
 
 
 _OTHER = ("funcs", "cpu_random", "special", "stl_sort", "unary2_special", "windows", "jit",
-          "scratch")  # _jit_loops: through jit.kernels() only (it imports numba)
+          "aot", "scratch")  # _jit_loops: through jit.kernels() only (it imports numba)
 
 
 def _install() -> None:

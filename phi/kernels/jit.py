@@ -5,6 +5,9 @@ and ``FLAGS_kernel_numba`` is on (the default), the kernels below replace parts 
 path: depthwise convolution as direct loops (phi.kernels.conv), Winograd's input and output
 transforms (phi.kernels.conv), and max/avg pooling over small windows (phi.kernels.pooling).
 With the flag off, or without numba, every kernel runs its numpy path, which stays complete.
+When ``fluid-compat build-kernels`` has built the loops ahead of time for this machine
+(``phi.kernels.aot``, ``FLAGS_kernel_aot``), that build is used instead and numba is not
+imported (it is not even needed then): the same code, ~10 MB instead of ~110.
 
 numba is imported on the first call that wants it (a program without convolutions never pays
 for it); functions are compiled with ``cache=True``, so their compile cost (seconds) is paid
@@ -24,6 +27,7 @@ import threading
 
 import numpy as np
 from phi import flags
+from phi.kernels import aot
 
 __all__ = ["DTYPES", "FLAG", "THREADS_FLAG", "kernels", "split"]
 
@@ -43,25 +47,45 @@ flags.define_flag(THREADS_FLAG, int, 1,
 FLAGS = flags.FLAGS
 
 _LOCK = threading.Lock()
-_STATE: list = []  # [module or None] once the import was tried
+_STATE: dict = {}  # FLAGS_kernel_aot -> the loops (or None) once looked for
+_JIT_STATE: list = []  # [module or None] once numba's import was tried
 
 
 def kernels():
-    """The compiled kernels module (``phi.kernels._jit_loops``) when the flag is on and numba
-    imports, else None."""
+    """The compiled loops when ``FLAGS_kernel_numba`` is on: their ahead-of-time build
+    (``phi.kernels.aot``) when ``FLAGS_kernel_aot`` is on and one matches this machine, else
+    the JIT module ``phi.kernels._jit_loops`` when numba imports, else None."""
     if not FLAGS[FLAG]:
         return None
-    if _STATE:
-        return _STATE[0]
+    use_aot = FLAGS[aot.FLAG]
+    try:
+        return _STATE[use_aot]
+    except KeyError:
+        pass
     with _LOCK:
-        if not _STATE:
+        if use_aot not in _STATE:
+            loops = aot.load(jit_loops) if use_aot else None
+            _STATE[use_aot] = loops if loops is not None else jit_loops()
+    return _STATE[use_aot]
+
+
+def jit_loops():
+    """numba's JIT module ``phi.kernels._jit_loops`` (imported on the first call), or None
+    when numba does not import."""
+    if _JIT_STATE:
+        return _JIT_STATE[0]
+    with _JIT_LOCK:
+        if not _JIT_STATE:
             try:
                 from phi.kernels import _jit_loops
             except Exception:  # numba absent or broken: the numpy path
-                _STATE.append(None)
+                _JIT_STATE.append(None)
             else:
-                _STATE.append(_jit_loops)
-    return _STATE[0]
+                _JIT_STATE.append(_jit_loops)
+    return _JIT_STATE[0]
+
+
+_JIT_LOCK = threading.Lock()
 
 
 # ---- splitting a compiled loop's channels over threads ----------------------------------------

@@ -210,15 +210,19 @@ def test_depthwise_against_taps_and_numpy_path(case, dtype, kernel, calls):
 
 
 def test_numba_absent_means_numpy_path(monkeypatch):
-    # without numba (or with the flag off) every kernel runs its numpy path
-    monkeypatch.setattr(jit, "_STATE", [None])
+    # without numba and without an ahead-of-time build (or with the flag off) every kernel
+    # runs its numpy path
+    monkeypatch.setattr(jit, "_STATE", {})
+    monkeypatch.setattr(jit, "_JIT_STATE", [None])
+    monkeypatch.setattr(jit.aot, "load", lambda fallback: None)
     assert jit.kernels() is None
     x = RNG.standard_normal((1, 4, 10, 10)).astype(np.float32)
     w = RNG.standard_normal((4, 1, 3, 3)).astype(np.float32)
     args = (x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], 4, "NCHW")
     _assert_near(_run("depthwise_conv2d", *args, FAST), reference_conv(*args))
     set_flags({"FLAGS_kernel_numba": False})
-    monkeypatch.setattr(jit, "_STATE", [])
+    monkeypatch.setattr(jit, "_STATE", {})
+    monkeypatch.setattr(jit, "_JIT_STATE", [])
     assert jit.kernels() is None
 
 

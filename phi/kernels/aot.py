@@ -1,0 +1,254 @@
+"""The compiled loops built ahead of time (numba.pycc): the same loops without numba at run time.
+
+numba's JIT path (``phi.kernels._jit_loops``) costs every process that uses it about 110 MB of
+memory (``import numba`` about 64 MB, LLVM about 46 MB more on the first compiled call, even
+when the machine code comes from numba's cache) and about 0.7 s to load.  ``build`` compiles
+the same functions once, with numba's ahead-of-time compiler, into a plain CPython extension
+module in a cache directory; ``load`` imports it in about 2 ms and 10 MB, numba not imported.
+``jit.kernels()`` prefers it when ``FLAGS_kernel_aot`` is on (the default) and a build matches
+this machine, and uses the JIT path otherwise.  Build it with ``fluid-compat build-kernels``
+(about 30 s, a C compiler needed); nothing builds it behind the caller's back.
+
+A build is keyed by ``tag()``: the loops' source, the export table below, numpy's version,
+the Python ABI and the CPU's model and feature flags (the code is compiled for this CPU, as
+numba's JIT does).  A build of another key is never loaded: editing ``_jit_loops.py`` or
+moving the cache to another CPU falls back to the JIT path until the next build.
+
+Each exported function calls the numba dispatcher of the loop (compiled with that loop's own
+options, e.g. bn_coefficients' numpy error model), for float32 and float64 and the array
+layouts the kernels pass (``EXPORTS``); its CPython wrapper releases the GIL, as the
+dispatchers' ``nogil`` does.  The same LLVM code of the same source: results are bit for bit
+those of the JIT path (tests compare them).  An argument the export does not take (another
+dtype, ndim or layout) goes to the JIT path, so the module behaves like ``_jit_loops``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+from phi import flags
+
+__all__ = ["CACHE_ENV", "EXPORTS", "FLAG", "build", "cache_dir", "load", "module_path", "tag"]
+
+FLAG = "FLAGS_kernel_aot"
+flags.define_flag(FLAG, bool, True,
+                  "The compiled loops from their ahead-of-time build (fluid-compat "
+                  "build-kernels) when one matches this machine: numba is not imported; off, "
+                  "or no build: numba's JIT.")
+FLAGS = flags.FLAGS
+
+CACHE_ENV = "FLUID_PHI_KERNEL_CACHE"
+"""Environment variable naming the directory of the builds (default: the user's cache
+directory, ``$XDG_CACHE_HOME/fluid-phi-bridge`` or ``~/.cache/fluid-phi-bridge``)."""
+
+#: argument kinds of each loop: "C<n>" an n-D C-contiguous array of the loop's dtype, "A<n>" an
+#: n-D array of the loop's dtype with any strides (Winograd's planes are views with a gap
+#: between planes), "i" int64, "f" float64, "s" a scalar of the loop's dtype
+EXPORTS: dict[str, tuple[str, ...]] = {
+    "depthwise": ("C4", "C3", "C4") + ("i",) * 8,
+    "winograd_input": ("C4", "A3", "i", "i", "i", "i"),
+    "winograd_output": ("A3", "C4", "i", "i", "i", "i"),
+    "winograd_weight": ("C4", "A3"),
+    "max_pool2d": ("C4", "C4") + ("i",) * 6 + ("s",),
+    "affine_act": ("C3", "C1", "C1", "i", "i", "i"),
+    "bn_coefficients": ("C1",) * 4 + ("f", "C1", "C1"),
+    "im2col": ("C4", "C3") + ("i",) * 10,
+}
+
+_DTYPES = {"float32": np.dtype(np.float32), "float64": np.dtype(np.float64)}
+_SCALARS = {"i": "int64", "f": "float64"}
+_LOOPS_SOURCE = Path(__file__).with_name("_jit_loops.py")
+
+
+def cache_dir() -> Path:
+    """Where builds are written and looked for (``CACHE_ENV``, else the user's cache)."""
+    chosen = os.environ.get(CACHE_ENV)
+    if chosen:
+        return Path(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "fluid-phi-bridge"
+
+
+def _cpu() -> str:
+    """The CPU's model and feature flags (what code compiled for this CPU relies on)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            lines = [ln for ln in f.read(65536).splitlines()
+                     if ln.startswith(("model name", "flags", "Features", "CPU part"))]
+        if lines:
+            return "\n".join(dict.fromkeys(lines))  # each core repeats them
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor()
+
+
+def tag() -> str:
+    """The key of a build for this source, numpy, Python and CPU (module doc)."""
+    import hashlib
+    import platform
+
+    digest = hashlib.sha256()
+    for part in (_LOOPS_SOURCE.read_bytes(), repr(sorted(EXPORTS.items())).encode(),
+                 np.__version__.encode(), sys.implementation.cache_tag.encode(),
+                 platform.machine().encode(), _cpu().encode()):
+        digest.update(part)
+        digest.update(b"\0")
+    return digest.hexdigest()[:20]
+
+
+def _module_name(key: str) -> str:
+    return f"_phi_loops_{key}"
+
+
+def module_path(directory: Path | None = None, key: str | None = None) -> Path:
+    """The file of the build for ``key`` (default: this machine's ``tag()``)."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    return ((directory or cache_dir()) /
+            f"{_module_name(key or tag())}{EXTENSION_SUFFIXES[0]}")
+
+
+def _signature(kinds: tuple[str, ...], dtype: str) -> str:
+    args = []
+    for kind in kinds:
+        if kind in _SCALARS:
+            args.append(_SCALARS[kind])
+        elif kind == "s":
+            args.append(dtype)
+        else:
+            dims = int(kind[1:])
+            last = "::1" if kind[0] == "C" else ":"
+            args.append(f"{dtype}[{', '.join([':'] * (dims - 1) + [last])}]")
+    return f"void({', '.join(args)})"
+
+
+def _forwarder(name: str, arity: int, loop):
+    """A plain function calling the dispatcher ``loop`` (numba compiles the call with the
+    loop's own options), to export under its own signatures."""
+    params = ", ".join(f"a{i}" for i in range(arity))
+    namespace: dict = {}
+    exec(f"def {name}({params}):\n    _loop({params})\n", {"_loop": loop}, namespace)
+    return namespace[name]
+
+
+def build(directory: Path | None = None) -> Path:
+    """Compile the loops into this machine's build under ``directory`` (default
+    ``cache_dir()``) and return its path; an existing build of the same key is replaced.
+    Needs numba and a C compiler; written under a temporary name and renamed into place,
+    so a concurrent ``load`` sees the old file or the new one, never half of one."""
+    import tempfile
+
+    import numba.pycc.compiler as pycc_compiler
+    from numba.pycc import CC
+
+    from phi.kernels import _jit_loops
+
+    key = tag()
+    target = module_path(directory, key)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    cc = CC(_module_name(key))
+    cc.target_cpu = "host"
+    cc.verbose = False
+    for name, kinds in EXPORTS.items():
+        forward = _forwarder(name, len(kinds), getattr(_jit_loops, name))
+        for dtype in _DTYPES:
+            cc.export(f"{name}_{dtype}", _signature(kinds, dtype))(forward)
+
+    class _GilReleasingFlags(pycc_compiler.Flags):
+        """pycc's compile flags with the CPython wrappers releasing the GIL (``nogil``)."""
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.release_gil = True
+
+    with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
+        cc.output_dir = tmp
+        saved = pycc_compiler.Flags
+        pycc_compiler.Flags = _GilReleasingFlags
+        try:
+            cc.compile()
+        finally:
+            pycc_compiler.Flags = saved
+        os.replace(Path(tmp) / target.name, target)
+    return target
+
+
+def _adapter(name: str, kinds: tuple[str, ...], exports: dict, fallback):
+    """``name``(*args): the export for the first array's dtype when every array argument is
+    one it takes (module doc), else ``fallback()``'s loop of that name (the JIT path)."""
+    arrays = tuple((i, int(kind[1:]), kind[0] == "C") for i, kind in enumerate(kinds)
+                   if kind[0] in "CA")
+    first = arrays[0][0]
+    f32, f64 = exports["float32"], exports["float64"]
+    float32, float64 = _DTYPES["float32"], _DTYPES["float64"]
+
+    def call(*args):
+        dtype = getattr(args[first], "dtype", None)
+        fn = f32 if dtype == float32 else f64 if dtype == float64 else None
+        if fn is not None and len(args) == len(kinds):
+            for i, ndim, contiguous in arrays:
+                a = args[i]
+                if (type(a) is not np.ndarray or a.dtype != dtype or a.ndim != ndim
+                        or not (a.flags.c_contiguous if contiguous else a.flags.aligned)):
+                    break
+            else:
+                return fn(*args)
+        loops = fallback()
+        if loops is None:
+            raise TypeError(
+                f"compiled loop {name}: the ahead-of-time build takes arguments "
+                f"{kinds} (module phi.kernels.aot), got "
+                f"{[getattr(a, 'dtype', type(a).__name__) for a in args]}, and numba, the "
+                "JIT path for other arguments, is not installed")
+        return getattr(loops, name)(*args)
+
+    call.__name__ = call.__qualname__ = name
+    call.__doc__ = f"The ahead-of-time build of ``_jit_loops.{name}`` (module phi.kernels.aot)."
+    return call
+
+
+class Loops:
+    """The loops of one build, by ``_jit_loops``' names (attributes, as on the module)."""
+
+    def __init__(self, module, fallback):
+        self.module = module
+        for name, kinds in EXPORTS.items():
+            exports = {dtype: getattr(module, f"{name}_{dtype}") for dtype in _DTYPES}
+            setattr(self, name, _adapter(name, kinds, exports, fallback))
+
+    def __repr__(self) -> str:
+        return f"<compiled loops, ahead-of-time build {self.module.__file__}>"
+
+
+_LOCK = threading.Lock()
+
+
+def load(fallback, directory: Path | None = None) -> Loops | None:
+    """This machine's build from ``directory`` (default ``cache_dir()``) as ``Loops``, or None
+    when there is none or it does not import; ``fallback()`` gives the JIT loops (or None) for
+    arguments the build does not take."""
+    path = module_path(directory)
+    if not path.is_file():
+        return None
+    from importlib.machinery import ExtensionFileLoader
+    from importlib.util import module_from_spec, spec_from_file_location
+
+    name = _module_name(tag())
+    with _LOCK:
+        try:
+            module = sys.modules.get(name)
+            if module is None:
+                spec = spec_from_file_location(name, path,
+                                               loader=ExtensionFileLoader(name, str(path)))
+                module = module_from_spec(spec)
+                spec.loader.exec_module(module)
+                sys.modules[name] = module
+            return Loops(module, fallback)
+        except (ImportError, OSError, AttributeError):  # damaged or foreign: the JIT path
+            return None

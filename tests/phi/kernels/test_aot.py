@@ -1,0 +1,261 @@
+"""The ahead-of-time build of the compiled loops (phi.kernels.aot): built once into a temporary
+cache, it loads without numba's JIT and gives the JIT loops' results bit for bit."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from phi.flags import get_flags, set_flags
+from phi.kernels import aot, jit
+
+pytest.importorskip("numba.pycc", reason="numba is not installed")
+from phi.kernels import _jit_loops  # after the skip: it imports numba
+
+ROOT = Path(__file__).resolve().parents[3]
+RNG = np.random.default_rng(20261127)
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """A build in a temporary cache directory (FLUID_PHI_KERNEL_CACHE points at it)."""
+    directory = tmp_path_factory.mktemp("kernel-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(aot.CACHE_ENV, str(directory))
+        try:
+            aot.build()
+        except Exception as exc:  # no C compiler on this machine
+            pytest.skip(f"the ahead-of-time build failed here: {type(exc).__name__}: {exc}")
+        yield directory
+
+
+@pytest.fixture
+def built(cache):
+    loops = aot.load(jit.jit_loops)
+    assert isinstance(loops, aot.Loops)
+    return loops
+
+
+@pytest.fixture(autouse=True)
+def _fresh_choice(monkeypatch):
+    """jit.kernels() decides again in each test (and forgets the test's choice after it)."""
+    monkeypatch.setattr(jit, "_STATE", {})
+    saved = get_flags([jit.FLAG, aot.FLAG])
+    yield
+    set_flags(saved)
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return a.view(np.uint32 if a.dtype == np.float32 else np.uint64)
+
+
+def _same(loop: str, built, make_args, outputs: tuple[int, ...]):
+    """The build's ``loop`` and the JIT's on equal copies of make_args(): the written
+    ``outputs`` (argument positions) equal bit for bit."""
+    got, want = make_args(), make_args()
+    getattr(built, loop)(*got)
+    getattr(_jit_loops, loop)(*want)
+    for i in outputs:
+        assert np.array_equal(_bits(got[i]), _bits(want[i])), (loop, i)
+
+
+def _special(shape, dtype):
+    """Random values with NaN, inf, -0.0 and zeros among them."""
+    a = RNG.standard_normal(shape).astype(dtype)
+    flat = a.reshape(-1)
+    picks = RNG.choice(flat.size, size=min(flat.size, 8), replace=False)
+    flat[picks] = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 1e30, -1e-30, 6.0],
+                           dtype=dtype)[:picks.size]
+    return a
+
+
+DTYPES = [np.float32, np.float64]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("geometry", [
+    # (C, m, H, W, k, pads top/left, strides, dilations)
+    (3, 1, 9, 8, 3, (1, 1), (1, 1), (1, 1)),
+    (4, 2, 11, 10, 3, (0, 2), (2, 2), (1, 1)),
+    (2, 1, 12, 9, 5, (2, 2), (2, 1), (2, 1)),
+    (5, 1, 3, 3, 3, (1, 1), (1, 1), (1, 1)),
+])
+def test_depthwise_bitwise(built, dtype, geometry):
+    c, m, h, w, k, (pt, pl), (sh, sw), (dh, dw) = geometry
+    ho = (h + 2 * pt - dh * (k - 1) - 1) // sh + 1
+    wo = (w + 2 * pl - dw * (k - 1) - 1) // sw + 1
+    x, f = _special((2, c, h, w), dtype), RNG.standard_normal((c * m, k, k)).astype(dtype)
+
+    def args():
+        return (x.copy(), f.copy(), np.zeros((2, c * m, ho, wo), dtype), pt, pl, sh, sw, dh,
+                dw, 0, c)
+
+    _same("depthwise", built, args, (2,))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("contiguous_planes", [True, False])
+def test_winograd_transforms_bitwise(built, dtype, contiguous_planes):
+    c, o, n, th, tw = 3, 4, 2, 3, 4
+    p = _special((c, n, 2 * th + 2, 2 * tw + 2), dtype)
+    w = RNG.standard_normal((o, c, 3, 3)).astype(dtype)
+    m = RNG.standard_normal((16, o, n * th * tw)).astype(dtype)
+
+    def planes(rows, cols):  # Winograd's planes: views with a gap after each plane
+        if contiguous_planes:
+            return np.zeros((16, rows, cols), dtype)
+        return np.zeros((16, rows * cols + 5), dtype)[:, :rows * cols].reshape(16, rows, cols)
+
+    _same("winograd_input", built, lambda: (p.copy(), planes(c, n * th * tw), th, tw, 0, c),
+          (1,))
+    _same("winograd_weight", built, lambda: (w.copy(), planes(o, c)), (1,))
+    _same("winograd_output", built,
+          lambda: (m.copy(), np.zeros((n, o, 2 * th - 1, 2 * tw), dtype), th, tw, 0, o), (1,))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("window", [(3, 3, 2, 2, 1, 1), (2, 2, 2, 2, 0, 0), (3, 2, 1, 2, 1, 0)])
+def test_max_pool_bitwise(built, dtype, window):
+    kh, kw, sh, sw, pt, pl = window
+    x = _special((2, 3, 9, 8), dtype)
+    ho, wo = (9 + 2 * pt - kh) // sh + 1, (8 + 2 * pl - kw) // sw + 1
+    floor = np.dtype(dtype).type(-np.finfo(dtype).max)
+    _same("max_pool2d", built,
+          lambda: (x.copy(), np.zeros((2, 3, ho, wo), dtype), kh, kw, sh, sw, pt, pl, floor),
+          (1,))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("act", [0, 1, 2])
+def test_affine_act_and_bn_coefficients_bitwise(built, dtype, act):
+    y = _special((2, 4, 7), dtype)
+    scale, bias = _special((4,), dtype), _special((4,), dtype)
+    _same("affine_act", built, lambda: (y.copy(), scale.copy(), bias.copy(), act, 0, 4), (0,))
+    mean, var = _special((4,), dtype), np.abs(_special((4,), dtype))
+    var[0] = 0.0  # 1 / sqrt(0 + 0): inf, as numpy (the loop's numpy error model)
+    _same("bn_coefficients", built,
+          lambda: (mean.copy(), var.copy(), scale.copy(), bias.copy(), 0.0,
+                   np.zeros(4, dtype), np.zeros(4, dtype)), (5, 6))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_im2col_bitwise(built, dtype):
+    x = _special((2, 3, 8, 7), dtype)
+    ho, wo = 4, 4  # k 3, stride 2, dilation 1, pads 1 / 1
+    _same("im2col", built,
+          lambda: (x.copy(), np.full((2, 27, ho * wo), 7, dtype), ho, wo, 3, 3, 2, 2, 1, 1,
+                   1, 1), (1,))
+
+
+def test_other_arguments_take_the_jit_path(built, monkeypatch):
+    x = RNG.standard_normal((1, 2, 6, 6)).astype(np.float32)
+    f = RNG.standard_normal((2, 3, 3)).astype(np.float32)
+    calls = []
+
+    class Recorder:
+        def depthwise(self, *args):
+            calls.append(args)
+
+    loops = aot.Loops(built.module, lambda: Recorder())
+    out = np.zeros((1, 2, 6, 6), np.float32)
+    loops.depthwise(x, f, out, 1, 1, 1, 1, 1, 1, 0, 2)  # taken by the build
+    assert not calls and np.abs(out).sum() > 0
+    strided = np.zeros((1, 2, 6, 12), np.float32)[..., ::2]
+    for odd in (x.astype(">f4"),                  # another byte order
+                x.astype(np.float16),             # another dtype
+                x[0],                             # another ndim
+                strided):                         # not C-contiguous where C is needed
+        first = odd if odd is not strided else x
+        output = strided if odd is strided else np.zeros((1, 2, 6, 6), np.float32)
+        loops.depthwise(first, f, output, 1, 1, 1, 1, 1, 1, 0, 2)
+    assert len(calls) == 4
+
+
+def test_without_numba_other_arguments_are_a_clear_error(built):
+    loops = aot.Loops(built.module, lambda: None)
+    x = np.zeros((1, 2, 6, 6), np.float16)
+    with pytest.raises(TypeError, match="depthwise.*numba"):
+        loops.depthwise(x, x[0], x, 1, 1, 1, 1, 1, 1, 0, 2)
+
+
+def test_kernels_prefers_the_build_flag_off_takes_the_jit(built):
+    assert isinstance(jit.kernels(), aot.Loops)
+    set_flags({aot.FLAG: False})
+    assert jit.kernels() is _jit_loops
+    set_flags({jit.FLAG: False})
+    assert jit.kernels() is None
+
+
+def test_no_build_of_this_key_means_the_jit(cache, tmp_path, monkeypatch):
+    monkeypatch.setenv(aot.CACHE_ENV, str(tmp_path))
+    assert aot.load(jit.jit_loops) is None
+    assert jit.kernels() is _jit_loops
+    # a build of another key (another source, CPU or numpy) is never loaded
+    other = aot.module_path(tmp_path, "0" * 20)
+    other.write_bytes(aot.module_path(cache).read_bytes())
+    assert aot.load(jit.jit_loops) is None
+    # a damaged file under this key's name does not load either
+    mine = aot.module_path(tmp_path)
+    mine.write_bytes(b"not an extension module")
+    monkeypatch.delitem(sys.modules, mine.name.split(".")[0], raising=False)
+    assert aot.load(jit.jit_loops) is None
+
+
+def test_the_key_follows_the_loops_source(monkeypatch, tmp_path):
+    edited = tmp_path / "_jit_loops.py"
+    edited.write_bytes(aot._LOOPS_SOURCE.read_bytes() + b"\n# edited\n")
+    key = aot.tag()
+    monkeypatch.setattr(aot, "_LOOPS_SOURCE", edited)
+    assert aot.tag() != key
+
+
+def test_conv_and_pool_kernels_equal_on_the_build_and_the_jit(built):
+    from types import SimpleNamespace
+
+    from phi.common.int_array import IntArray
+    from phi.kernels import conv, pooling
+
+    ctx = SimpleNamespace(xp=np)
+    x = RNG.standard_normal((1, 8, 14, 14)).astype(np.float32)
+    w3 = RNG.standard_normal((8, 8, 3, 3)).astype(np.float32)
+    wd = RNG.standard_normal((8, 1, 3, 3)).astype(np.float32)
+    w5 = RNG.standard_normal((4, 8, 5, 5)).astype(np.float32)
+
+    def run():
+        return [conv.conv2d(ctx, x, w3, [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+                conv.depthwise_conv2d(ctx, x, wd, [2, 2], [1, 1], "EXPLICIT", 8, [1, 1],
+                                      "NCHW"),
+                conv.conv2d(ctx, x, w5, [2, 2], [2, 2], "EXPLICIT", [1, 1], 1, "NCHW"),
+                pooling.pool2d(ctx, x, IntArray([3, 3]), [2, 2], [1, 1], False, True, "NCHW",
+                               "max", False, False, "EXPLICIT")]
+
+    assert isinstance(jit.kernels(), aot.Loops)
+    on_build = run()
+    set_flags({aot.FLAG: False})
+    on_jit = run()
+    for a, b in zip(on_build, on_jit, strict=True):
+        assert np.array_equal(_bits(a), _bits(b))
+
+
+def test_cli_build_kernels(cache, monkeypatch, capsys):
+    from fluid_compat.cli import main
+
+    monkeypatch.setenv(aot.CACHE_ENV, str(cache))
+    assert main(["build-kernels"]) == 0
+    assert "up to date" in capsys.readouterr().out
+    monkeypatch.setitem(sys.modules, "numba.pycc", None)  # numba's compiler absent
+    assert main(["build-kernels", "--force"]) == 2
+    assert "numba" in capsys.readouterr().err
+
+
+def test_a_process_with_the_build_never_imports_numba(cache):
+    code = ("import sys\nfrom phi.kernels import jit\nloops = jit.kernels()\n"
+            "print(type(loops).__name__, 'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT,
+                         env={**os.environ, aot.CACHE_ENV: str(cache)})
+    assert out.stdout.split() == ["Loops", "False"]
