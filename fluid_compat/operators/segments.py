@@ -33,6 +33,8 @@ import itertools
 import numpy as np
 from phi import flags
 from phi.core import bound
+from phi.common import DataType
+from phi.core.errors import PhiError
 from phi.core.kernel import ArgKind
 from phi.core.tensor import DenseTensor
 
@@ -104,6 +106,14 @@ def store_result(runner: BoundRunner, result) -> None:
             if runner._is_cpu and type(r) is not np.ndarray:
                 r = np.asarray(r)
             targets.value = DenseTensor(r, dtype, place, layout)
+
+
+def _numpy_dtype(dtype: DataType):
+    """dtype's numpy dtype, or None where it has none."""
+    try:
+        return dtype.to_numpy()
+    except PhiError:
+        return None
 
 
 class _Builder:
@@ -183,21 +193,9 @@ class _Builder:
         g = self.g
         lines = ["def segment():"]
         body = lines.append
-        for name, guard, var in self.external.values():
-            g[f"V_{name}"] = var
-            if guard is None:  # an absent optional input: its runner goes the full way else
-                body(f"    if V_{name}.value is not None: raise _Bail(0, _NOT_RUN, None)")
-                continue
-            g[f"D_{name}"], g[f"P_{name}"], g[f"S_{name}"] = guard
-            body(f"    t = V_{name}.value")
-            body("    if t is None: raise _Bail(0, _NOT_RUN, None)")
-            body(f"    {name} = t.data")
-            body(f"    if ({name} is None or t.dtype is not D_{name} or {name}.shape != S_{name}"
-                 f" or t.lod or (t.place is not P_{name} and t.place != P_{name})):"
-                 " raise _Bail(0, _NOT_RUN, None)")
-        line_op: list[int | None] = [None] * (len(lines) + 1)  # 1-based line numbers
         bound_fns = []
         dtype_read: set[str] = set()  # locals read by inlined arithmetic: their dtype is checked
+        inline_read: set[str] = set()  # inputs from outside read by inlined arithmetic
         for i, (args, outputs, _let_go) in enumerate(self.ops):
             runner = self.runners[i]
             metas = [(guard[0], guard[2]) if kind is not ArgKind.VECTOR and guard is not None
@@ -212,6 +210,27 @@ class _Builder:
             bound_fns.append((bound_fn, inline))
             if inline is not None:
                 dtype_read.update(a for a in args if a in self.meta)
+                inline_read.update(a for a in args if a not in self.meta)
+        known: dict[str, tuple] = {}  # local -> (dims, numpy dtype) it is known to have
+        for name, guard, var in self.external.values():
+            g[f"V_{name}"] = var
+            if guard is None:  # an absent optional input: its runner goes the full way else
+                body(f"    if V_{name}.value is not None: raise _Bail(0, _NOT_RUN, None)")
+                continue
+            g[f"D_{name}"], g[f"P_{name}"], g[f"S_{name}"] = guard
+            body(f"    t = V_{name}.value")
+            body("    if t is None: raise _Bail(0, _NOT_RUN, None)")
+            body(f"    {name} = t.data")
+            exact = ""
+            dtype = _numpy_dtype(guard[0]) if name in inline_read else None
+            if dtype is not None:  # also an exact ndarray of its dtype: known from here on
+                g[f"T_{name}"] = dtype
+                exact = f" or type({name}) is not nd or {name}.dtype is not T_{name}"
+                known[name] = (tuple(guard[2]), dtype)
+            body(f"    if ({name} is None or t.dtype is not D_{name} or {name}.shape != S_{name}"
+                 f"{exact} or t.lod or (t.place is not P_{name} and t.place != P_{name})):"
+                 " raise _Bail(0, _NOT_RUN, None)")
+        line_op: list[int | None] = [None] * (len(lines) + 1)  # 1-based line numbers
         for i, (args, outputs, let_go) in enumerate(self.ops):
             runner = self.runners[i]
             bound_fn, inline = bound_fns[i]
@@ -262,7 +281,13 @@ class _Builder:
                     else:
                         body(f"    {names[0]} = {result}")
                     made += names
+            proven = self._proven(inline, args, made, known)
+            if proven is not None:  # what the guard would check holds by construction
+                known[made[0]] = proven
+                made = []
             for name in made:
+                if name in self.readers and name in dtype_read:
+                    known[name] = (self.readers[name], self.meta[name][1].to_numpy())
                 cond = f"type({name}) is not nd"
                 if name in self.readers:
                     g[f"S_{name}"] = self.readers[name]
@@ -281,6 +306,33 @@ class _Builder:
         code = compile("\n".join(lines) + "\n", filename, "exec")
         exec(code, g)  # our own generated source
         return g["segment"], line_op
+
+    def _proven(self, inline, args, made, known) -> tuple | None:
+        """(dims, dtype) of a written-out op's result when its guard cannot fail, else None.
+
+        The written-out forms (scale, add / subtract / multiply, relu) compute on numpy arrays
+        of one dtype with numpy scalars of that dtype: when every input is a local already
+        known to be an exact ndarray of that dtype and of non-0-d dims (its own guard ran, or
+        was proven so), the result is an exact ndarray of that dtype and of the inputs'
+        broadcast dims.  Its guard is then left out where those are the dims its readers
+        expect and the dtype they were bound to; a chain of such ops keeps only the guards of
+        what it reads from outside and of what other kernels made."""
+        if inline is None or len(made) != 1 or not args or not all(a in known for a in args):
+            return None
+        dtypes = {known[a][1] for a in args}
+        if len(dtypes) != 1:
+            return None
+        try:
+            dims = np.broadcast_shapes(*(known[a][0] for a in args))
+        except ValueError:
+            return None
+        (dtype,) = dtypes
+        name = made[0]
+        if not dims or (name in self.readers and tuple(self.readers[name]) != dims):
+            return None
+        if self.meta[name][1].to_numpy() != dtype:  # not what the plan says it makes
+            return None
+        return dims, dtype
 
     def _outliving(self) -> list[str]:
         """Locals that hold their Variable's last value and were not let go."""

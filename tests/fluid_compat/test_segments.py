@@ -241,6 +241,10 @@ def test_bound_kernels_give_the_same_bits(model):
                 assert not contexts
                 assert not [n for fn in generated for n in fn.__code__.co_names
                             if n[0] == "f" and n[1:].isdigit()]  # no kernel call left
+                # only the feed is guarded (as an exact ndarray of its dtype): every scale's
+                # result is then one of the planned dtype and dims by construction
+                assert [n for fn in generated for n in fn.__globals__
+                        if n.startswith("T_")] == ["T_x0"]
             else:
                 assert len(contexts) < exe.last_stats.ops
             if flag in outs:
@@ -251,3 +255,43 @@ def test_bound_kernels_give_the_same_bits(model):
             assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
     finally:
         set_flags({"FLAGS_kernel_bind": True})
+
+
+def _broadcast_chain():
+    """x [2, 3] -> scale -> elementwise_add(y [3]) -> relu -> elementwise_multiply(z [2, 1])
+    -> out [2, 3]: written-out ops only, with broadcasting."""
+    desc = ProgramDesc()
+    block = desc.global_block
+    for name, shape in (("x", [2, 3]), ("y", [3]), ("z", [2, 1]), ("s", [2, 3]),
+                        ("a", [2, 3]), ("r", [2, 3]), ("out", [2, 3])):
+        block.create_var(name, dtype=DataType.FLOAT32, shape=shape)
+    block.append_op("scale", {"X": ["x"]}, {"Out": ["s"]},
+                    {"scale": 3.0, "bias": -1.0, "bias_after_scale": True})
+    block.append_op("elementwise_add", {"X": ["s"], "Y": ["y"]}, {"Out": ["a"]}, {"axis": -1})
+    block.append_op("relu", {"X": ["a"]}, {"Out": ["r"]}, {})
+    block.append_op("elementwise_mul", {"X": ["r"], "Y": ["z"]}, {"Out": ["out"]}, {"axis": -1})
+    return Program(desc)
+
+
+def test_written_out_results_are_guarded_only_where_unproven():
+    program = _broadcast_chain()
+    exe = Executor()
+    x = np.array([[-1.0, 0.5, 2.0], [0.0, -0.25, 1.5]], np.float32)
+    y = np.array([0.5, -4.0, np.nan], np.float32)
+    z = np.array([[2.0], [-0.0]], np.float32)
+    want = np.fmax(x * np.float32(3.0) + np.float32(-1.0) + y, np.float32(0)) * z
+    for _ in range(3):
+        out = exe.run(program, feed={"x": x, "y": y, "z": z}, fetch_list=["out"])[0]
+        assert out.tobytes() == want.tobytes()
+    (segment,) = _segments(exe)
+    assert segment.runs == 2
+    guarded = sorted(n for n in segment._fn.__globals__ if n.startswith("T_"))
+    # the three feeds read by written-out ops are checked as exact ndarrays of their dtype;
+    # every result made from them is then proven (no guard after any op)
+    assert guarded == ["T_x0", "T_x1", "T_x2"]
+    assert "S_v0" not in segment._fn.__globals__
+    # other feed dims: the feeds' guards bail out and the runners give the right answer
+    x2, z2 = np.ones((4, 3), np.float32), np.full((4, 1), 0.5, np.float32)
+    out = exe.run(program, feed={"x": x2, "y": y, "z": z2}, fetch_list=["out"])[0]
+    # 1 * 3 - 1 = 2; + y: 2.5, -2 (relu: 0), NaN (relu, as fmax: 0); * 0.5
+    assert out.tobytes() == np.tile(np.float32([1.25, 0.0, 0.0]), (4, 1)).tobytes()
