@@ -1,7 +1,7 @@
 """Issue 14's speed targets in one run: the bridge against onnxruntime and Paddle Inference.
 
     python benchmarks/zoo.py [--models NAME...] [--repeat 20] [--zoo DIR] [--peers PYTHON]
-                             [--cold 5] [--stat median|best] [--burst-ms 20] [--compare DIR]
+                             [--cold 11] [--stat median|best] [--burst-ms 20] [--compare DIR]
                              [--json FILE]
 
 Per model, the bridge (a planned re-run with default flags, as benchmarks/models.py times it)
@@ -345,7 +345,9 @@ def main() -> None:
                         default=str(default_peers) if default_peers.is_file() else None,
                         help="Python with paddlepaddle 2.6.2 and onnxruntime (default "
                         ".venv-paddle/bin/python when present); 'none' skips the peers")
-    parser.add_argument("--cold", type=int, default=5, help="fresh processes per side")
+    parser.add_argument("--cold", type=int, default=11,
+                        help="fresh processes per side (a cold start's spread here is about "
+                             "+-25%%: with 5 the verdict flipped between runs)")
     parser.add_argument("--stat", choices=["median", "best"], default="median",
                         help="compare the medians (default) or each side's fastest run, "
                         "which a busy machine disturbs less")
