@@ -143,9 +143,8 @@ def _cmd_build_kernels(args: argparse.Namespace) -> int:
 
     from phi.kernels import aot
 
-    path = aot.module_path()
-    if path.is_file() and not args.force:
-        print(f"up to date: {path}")
+    if not args.force and aot.load(lambda: None) is not None:  # this machine's, and it loads
+        print(f"up to date: {aot.module_path()}")
         return 0
     try:
         import numba.pycc  # noqa: F401  (the compiler the build needs)

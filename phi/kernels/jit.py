@@ -48,6 +48,7 @@ FLAGS = flags.FLAGS
 
 _LOCK = threading.Lock()
 _STATE: dict = {}  # FLAGS_kernel_aot -> the loops (or None) once looked for
+_JIT_LOCK = threading.Lock()
 _JIT_STATE: list = []  # [module or None] once numba's import was tried
 
 
@@ -83,9 +84,6 @@ def jit_loops():
             else:
                 _JIT_STATE.append(_jit_loops)
     return _JIT_STATE[0]
-
-
-_JIT_LOCK = threading.Lock()
 
 
 # ---- splitting a compiled loop's channels over threads ----------------------------------------

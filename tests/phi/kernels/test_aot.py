@@ -252,6 +252,26 @@ def test_cli_build_kernels(cache, monkeypatch, capsys):
     assert "numba" in capsys.readouterr().err
 
 
+def test_cli_rebuilds_a_damaged_build(tmp_path, monkeypatch, capsys):
+    from fluid_compat.cli import main
+
+    monkeypatch.setenv(aot.CACHE_ENV, str(tmp_path))
+    damaged = aot.module_path()
+    damaged.write_bytes(b"\x7fELF cut short")
+    monkeypatch.delitem(sys.modules, damaged.name.split(".")[0], raising=False)
+    builds = []
+    monkeypatch.setattr(aot, "build", lambda: builds.append(1) or damaged)
+    assert main(["build-kernels"]) == 0
+    assert builds and "built" in capsys.readouterr().out
+
+    def broken():
+        raise OSError("gcc: not found")
+
+    monkeypatch.setattr(aot, "build", broken)
+    assert main(["build-kernels"]) == 1
+    assert "gcc: not found" in capsys.readouterr().err
+
+
 def test_a_process_with_the_build_never_imports_numba(cache):
     code = ("import sys\nfrom phi.kernels import jit\nloops = jit.kernels()\n"
             "print(type(loops).__name__, 'numba' in sys.modules)")
