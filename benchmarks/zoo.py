@@ -175,7 +175,23 @@ def _fluid_compat_argv() -> list[str]:
             "sys.argv[0] = 'fluid-compat'; sys.exit(main())")]
 
 
+def _strict_editable_finder() -> Path | None:
+    """setuptools' import finder of a strict editable install of this project, when this
+    Python has one: every start then imports pathlib, re and urllib for it (~20 ms here) before
+    the bridge runs, which neither ``pip install .`` nor ``pip install -e . --config-settings
+    editable_mode=compat`` (a plain path entry) costs."""
+    import sysconfig
+
+    found = sorted(Path(sysconfig.get_paths()["purelib"]).glob(
+        "__editable___fluid_phi_bridge*_finder.py"))
+    return found[0] if found else None
+
+
 def measure_cold(n: int, zoo: Path | None, peers: str | None) -> dict:
+    finder = _strict_editable_finder()
+    if finder is not None:
+        print(f"cold: {finder.name} is installed: each bridge start pays its imports (reinstall "
+              "with pip install -e . --config-settings editable_mode=compat, or pip install .)")
     model_dir = FIXTURES / COLD_MODEL
     feeds = []
     for f in sorted(model_dir.glob("input_*.npy")):
