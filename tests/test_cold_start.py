@@ -442,7 +442,7 @@ def test_a_faulty_builtin_registration_raises_at_its_first_lookup(tmp_path):
         from phi.core.errors import InvalidArgument
         from phi.core.registry import kernel_factory
         f = kernel_factory()
-        f._lazy_modules = f._lazy_modules | {{"fake_kernels"}}  # as a built-in module
+        f._index.modules = f._index.modules | {{"fake_kernels"}}  # as a built-in module
         try:
             import fake_kernels
         except InvalidArgument:

@@ -59,7 +59,7 @@ def _collect() -> dict[str, dict]:
     from phi import flags
 
     factory = kernel_factory()
-    factory._lazy.clear()
+    factory._index.pending.clear()
     flags._LAZY_DEFS.clear()
     phi_index: dict[str, list[str]] = {}
     phi_flags: dict[str, str] = {}
@@ -89,7 +89,7 @@ def _collect() -> dict[str, dict]:
             state[op] = (*state.get(op, ()), ("lazy", id(declare)))
         return state
 
-    registry._LAZY.clear()
+    registry._INDEX.pending.clear()
     fluid_index: dict[str, list[str]] = {}
     for short in fk.MODULES:
         module = f"{fk.__name__}.{short}"

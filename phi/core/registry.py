@@ -82,10 +82,7 @@ class KernelFactory:
         """Bumped on every change of the table, so that callers can drop cached decisions."""
         # lazy registration (the process-wide factory): kernel name -> modules whose import
         # registers it, for names not imported yet; empty when everything is loaded
-        self._lazy: dict[str, tuple[str, ...]] = {}
-        self._lazy_order: tuple[str, ...] = ()
-        self._lazy_modules: frozenset[str] = frozenset()
-        self._lazy_lock = threading.RLock()
+        self._index = LazyIndex()
         # deferred builds (the process-wide factory, FLAGS_lazy_kernel_build): kernel name ->
         # registrations of built-in modules whose Kernel objects are made on the name's first
         # lookup; empty when everything is built
@@ -98,38 +95,32 @@ class KernelFactory:
         order a full load imports them.  A lookup of a name imports its modules first (once,
         under a lock, whichever thread asks first); listing the table loads everything, so
         that no public call sees fewer kernels than an eager import registers."""
-        with self._lazy_lock:
-            self._lazy_order = tuple(modules)
-            self._lazy_modules = frozenset(modules)
-            self._lazy = {n: tuple(m) for n, m in index.items()
-                          if not all(module_imported(x) for x in m)}
+        self._index.set(index, modules)
 
     def _ensure(self, name: str) -> None:
         """Import the modules registering ``name`` and build its deferred kernels unless done
         (cheap when nothing is left)."""
-        if name not in self._lazy and name not in self._deferred:
+        index = self._index
+        if name not in index.pending and name not in self._deferred:
             return
-        with self._lazy_lock:
-            mods = self._lazy.get(name)
-            if mods is not None:
-                for m in mods:
-                    importlib.import_module(m)
+        with index.lock:
+            index.import_for(name)
             if name in self._deferred:
                 self._build_deferred(name)
             # dropped only now: a thread reading the table meanwhile waits on the lock above
-            self._lazy.pop(name, None)
+            index.pending.pop(name, None)
 
     def load_all(self) -> None:
         """Import every kernel module not imported yet (what an eager ``import phi`` did) and
         build every deferred kernel."""
-        if not self._lazy and not self._deferred:
+        if not self._index.pending and not self._deferred:
             return
-        with self._lazy_lock:
-            for m in self._lazy_order:
+        with self._index.lock:
+            for m in self._index.order:
                 importlib.import_module(m)
             for name in list(self._deferred):
                 self._build_deferred(name)
-            self._lazy.clear()
+            self._index.pending.clear()
 
     def defer(self, name: str, build: _DeferredBuild) -> None:
         """A built-in module's registration of ``name`` whose kernels ``build()`` makes (and
@@ -138,12 +129,12 @@ class KernelFactory:
 
     def build_deferred(self) -> None:
         """Build every deferred kernel now (its modules stay as they are)."""
-        with self._lazy_lock:
+        with self._index.lock:
             for name in list(self._deferred):
                 self._build_deferred(name)
 
     def _build_deferred(self, name: str) -> None:
-        # under self._lazy_lock.  The modules first: another thread still importing one of
+        # under self._index.lock.  The modules first: another thread still importing one of
         # them (a plain import, outside this lock) finishes its registrations of ``name``
         for module in {b.module for b in self._deferred.get(name, ())}:
             importlib.import_module(module)
@@ -161,7 +152,7 @@ class KernelFactory:
 
     def lazy_pending(self) -> tuple[str, ...]:
         """Kernel names whose modules are not imported yet (sorted; for tests and tools)."""
-        return tuple(sorted(self._lazy))
+        return tuple(sorted(self._index.pending))
 
     def deferred_pending(self) -> tuple[str, ...]:
         """Kernel names registered but not built yet (sorted; for tests and tools)."""
@@ -172,8 +163,8 @@ class KernelFactory:
         """Add kernels; refuse a key that is already registered (none is added then)."""
         batch = [kernels] if isinstance(kernels, Kernel) else list(kernels)
         builtin = False
-        if self._lazy_modules:
-            builtin = all(k.fn.__module__ in self._lazy_modules for k in batch)
+        if self._index.modules:
+            builtin = all(k.fn.__module__ in self._index.modules for k in batch)
             if not builtin:
                 # a plug-in's or a test's kernel meets the built-in keys of its name as before
                 for name in {k.name for k in batch}:
@@ -219,7 +210,7 @@ class KernelFactory:
         self.generation += 1
 
     def has_kernel(self, name: str) -> bool:
-        return name in self._kernels or name in self._lazy or name in self._deferred
+        return name in self._kernels or name in self._index.pending or name in self._deferred
 
     def names(self) -> list[str]:
         self.load_all()
@@ -343,6 +334,54 @@ def module_imported(module: str) -> bool:
                                              False)
 
 
+class LazyIndex:
+    """Registration on demand: name -> the modules whose import registers it (a generated
+    ``_index.json``), for the names whose modules are not imported yet.
+
+    A lookup of a name imports its modules first, once, under ``lock`` (whichever thread asks
+    first; the others wait and find it done); listing a table imports every module of
+    ``order`` first, so that no public call sees fewer entries than an eager import registers.
+    phi's KernelFactory (kernel names) and the fluid kernel registry (op types) each hold one.
+    """
+
+    __slots__ = ("lock", "modules", "order", "pending")
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.pending: dict[str, tuple[str, ...]] = {}  # empty once everything is imported
+        self.order: tuple[str, ...] = ()
+        self.modules: frozenset[str] = frozenset()
+
+    def set(self, index: Mapping[str, Sequence[str]], modules: Sequence[str]) -> None:
+        """``index``: name -> its modules; ``modules``: every such module, in the order a
+        full load imports them."""
+        with self.lock:
+            self.order = tuple(modules)
+            self.modules = frozenset(modules)
+            self.pending = {n: tuple(m) for n, m in index.items()
+                            if not all(module_imported(x) for x in m)}
+
+    def import_for(self, name: str) -> None:
+        """Import ``name``'s modules (the caller holds ``lock`` and drops ``name`` from
+        ``pending`` when whatever else it builds is in)."""
+        for m in self.pending.get(name, ()):
+            importlib.import_module(m)
+
+    def ensure(self, name: str) -> None:
+        """Import ``name``'s modules unless done (cheap when nothing is left)."""
+        if name not in self.pending:
+            return
+        with self.lock:
+            self.import_for(name)
+            self.pending.pop(name, None)
+
+    def import_all(self) -> None:
+        """Import every module not imported yet (the caller holds ``lock``)."""
+        for m in self.order:
+            importlib.import_module(m)
+        self.pending.clear()
+
+
 def _sorted_keys(kernels: Iterable[KernelKey]) -> list[KernelKey]:
     return sorted(kernels, key=lambda k: (int(k.backend), int(k.layout), int(k.dtype)))
 
@@ -438,7 +477,7 @@ def register_kernel(
     target = factory if factory is not None else _DEFAULT_FACTORY
 
     def decorate(fn: Callable) -> Callable:
-        if (target._lazy_modules and fn.__module__ in target._lazy_modules
+        if (target._index.modules and fn.__module__ in target._index.modules
                 and flags.FLAGS[_LAZY_BUILD_FLAG]):
             # a built-in module: signature parsing and the Kernel objects wait for a lookup
             target.defer(name, _DeferredBuild(fn.__module__, functools.partial(build, fn)))

@@ -7,8 +7,6 @@ a place type and a list of dtypes; the same (op, OpKernelType) twice raises.
 
 from __future__ import annotations
 
-import importlib
-import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
@@ -16,7 +14,7 @@ from phi.common.data_type import DataType
 from phi.common.layout import DataLayout
 from phi.common.place import CPUPlace, GPUPlace, Place
 from phi.core.errors import AlreadyExists, InvalidArgument
-from phi.core.registry import module_imported
+from phi.core.registry import LazyIndex
 
 __all__ = [
     "FLUID_REGISTRY_GENERATION",
@@ -38,48 +36,26 @@ FLUID_REGISTRY_GENERATION = [0]
 
 # lazy registration, as phi's KernelFactory does it: op type -> modules whose import registers
 # its kernels, for op types not imported yet (fluid_kernels/_index.json)
-_LAZY: dict[str, tuple[str, ...]] = {}
-_LAZY_ORDER: list[tuple[str, ...]] = [()]
-_LAZY_MODULES: list[frozenset[str]] = [frozenset()]
-_LAZY_LOCK = threading.RLock()
+_INDEX = LazyIndex()
 
 
 def set_lazy_index(index: Mapping[str, Sequence[str]], modules: Sequence[str]) -> None:
     """Import the modules of ``index[op_type]`` on the first lookup of ``op_type``; listing
     (`all_fluid_kernels`) imports every module of ``modules`` (in that order)."""
-    with _LAZY_LOCK:
-        _LAZY_ORDER[0] = tuple(modules)
-        _LAZY_MODULES[0] = frozenset(modules)
-        _LAZY.clear()
-        _LAZY.update({op: tuple(m) for op, m in index.items()
-                      if not all(module_imported(x) for x in m)})
+    _INDEX.set(index, modules)
 
 
 def ensure_loaded(op_type: str) -> None:
     """Import the modules that register kernels or declare hooks of ``op_type`` (once)."""
-    _ensure(op_type)
-
-
-def _ensure(op_type: str) -> None:
-    if op_type not in _LAZY:
-        return
-    with _LAZY_LOCK:
-        mods = _LAZY.get(op_type)
-        if mods is None:
-            return  # another thread loaded it while this one waited
-        for m in mods:
-            importlib.import_module(m)
-        _LAZY.pop(op_type, None)
+    _INDEX.ensure(op_type)
 
 
 def load_all_fluid_kernels() -> None:
     """Import every fluid kernel module not imported yet."""
-    if not _LAZY:
+    if not _INDEX.pending:
         return
-    with _LAZY_LOCK:
-        for m in _LAZY_ORDER[0]:
-            importlib.import_module(m)
-        _LAZY.clear()
+    with _INDEX.lock:
+        _INDEX.import_all()
 
 
 class FluidKernel:
@@ -119,9 +95,9 @@ def register_fluid_kernel(
     dtype_list = [DataType.from_any(d) for d in dtypes]
 
     def decorate(cls: type) -> type:
-        builtin = cls.__module__ in _LAZY_MODULES[0]
+        builtin = cls.__module__ in _INDEX.modules
         if not builtin:
-            _ensure(op_type)  # a plug-in's kernel meets the built-in ones as before
+            _INDEX.ensure(op_type)  # a plug-in's kernel meets the built-in ones as before
         table = _KERNELS.setdefault(op_type, {})
         new = []
         for dt in dtype_list:
@@ -144,17 +120,17 @@ def register_fluid_kernel(
 
 
 def fluid_kernels_of(op_type: str) -> dict[OpKernelType, FluidKernel]:
-    _ensure(op_type)
+    _INDEX.ensure(op_type)
     return dict(_KERNELS.get(op_type, {}))
 
 
 def has_fluid_kernel(op_type: str) -> bool:
-    _ensure(op_type)
+    _INDEX.ensure(op_type)
     return bool(_KERNELS.get(op_type))
 
 
 def find_fluid_kernel(op_type: str, kernel_type: OpKernelType) -> FluidKernel | None:
-    _ensure(op_type)
+    _INDEX.ensure(op_type)
     table = _KERNELS.get(op_type)
     return None if table is None else table.get(kernel_type)
 
@@ -167,7 +143,7 @@ def all_fluid_kernels() -> dict[str, dict[OpKernelType, FluidKernel]]:
 def unregister_fluid_kernels(op_type: str, kernel_types: Iterable[OpKernelType] | None = None
                              ) -> None:
     """Remove kernels (tests and migration tooling)."""
-    _ensure(op_type)
+    _INDEX.ensure(op_type)
     table = _KERNELS.get(op_type, {})
     for kt in list(table if kernel_types is None else kernel_types):
         table.pop(kt, None)
