@@ -1,6 +1,6 @@
-"""Plan-time fusion: conv2d / depthwise_conv2d -> batch_norm (running statistics) [-> relu /
-relu6] replayed as one step, as Paddle's inference passes (conv_bn_fuse_pass, conv + activation
-fuses) do.
+"""Plan-time fusion: conv2d / depthwise_conv2d -> batch_norm (running statistics)
+[-> elementwise_add of a residual] [-> relu / relu6] replayed as one step, as Paddle's inference
+passes (conv_bn_fuse_pass, conv + elementwise_add + activation fuses) do.
 
 Inference programs of CNNs are mostly this chain.  Run op by op, each op allocates a new
 activation-sized array and makes its passes over it; the fused step computes batch_norm's
@@ -8,7 +8,9 @@ per-channel coefficients on every run (from the current statistics: nothing is c
 replaced or edited parameters take effect), scales and shifts the convolution's result in place
 and applies the activation in place with the phi kernel's own ufunc.  Each element goes through
 the same float operations in the same order as op by op (``conv``, ``* new_scale``,
-``+ new_bias``, activation), so results are bitwise equal to op-by-op results: the first run of
+``+ new_bias``, ``+ residual``, activation; an IEEE sum is the same either way round, so the
+residual may be either operand of the add), so results are bitwise equal to op-by-op results:
+the first run of
 a plan (op by op, while the runners learn) and every later, fused run give the same bits.
 (Paddle's conv_bn_fuse_pass folds the scale into the filter instead: a few ulp off the static
 Executor, and here it would make run 1 differ from run 2, so we do not.)
@@ -38,6 +40,7 @@ from phi.common.data_type import DataType
 from phi.core.tensor import DenseTensor
 from phi.kernels import activation as activation_kernels
 from phi.kernels import conv as conv_kernels
+from phi.kernels import elementwise as elementwise_kernels
 from phi.kernels import jit
 from phi.kernels import norm as norm_kernels
 from phi.kernels.conv import conv2d_compute
@@ -50,7 +53,13 @@ __all__ = ["ConvEpilogueStep", "FusionPass", "enabled_passes", "find_conv_epilog
 
 _FLAG = "FLAGS_fuse_conv_bn"
 flags.define_flag(_FLAG, bool, True, "Replay conv2d -> batch_norm (running statistics) "
-                  "[-> relu/relu6] chains of planned programs as one in-place step.")
+                  "[-> elementwise_add residual] [-> relu/relu6] chains of planned programs as "
+                  "one in-place step.")
+_RESIDUAL_FLAG = "FLAGS_fuse_conv_bn_residual"
+flags.define_flag(_RESIDUAL_FLAG, bool, True, "With FLAGS_fuse_conv_bn: a residual "
+                  "elementwise_add right after the batch_norm (and its relu/relu6) join the "
+                  "fused step (off: the step ends at batch_norm or its activation).")
+FLAGS = flags.FLAGS
 
 
 @records.frozen(eq=False)  # one object per kind, compared and hashed by identity (a plan's
@@ -123,6 +132,7 @@ _CONV_KERNELS = {"conv2d": conv_kernels.conv2d, "depthwise_conv2d": conv_kernels
 _BN_KERNELS = {"batch_norm": norm_kernels.batch_norm,
                "batch_norm_infer": norm_kernels.batch_norm_infer}
 _ACTIVATION_KERNELS = {"relu": activation_kernels.relu, "relu6": activation_kernels.relu6}
+_ADD_KERNELS = {"add": elementwise_kernels.add}
 
 
 # the activation kernels' own arithmetic, applied in place
@@ -142,7 +152,7 @@ def _kernel_name(runner: BoundRunner) -> str | None:
     if choice.dev_ctx.place.device_type != "cpu":
         return None
     name = choice.phi_kernel.name
-    known = {**_CONV_KERNELS, **_BN_KERNELS, **_ACTIVATION_KERNELS}.get(name)
+    known = {**_CONV_KERNELS, **_BN_KERNELS, **_ACTIVATION_KERNELS, **_ADD_KERNELS}.get(name)
     return name if known is not None and choice.phi_kernel.fn is known else None
 
 
@@ -161,10 +171,12 @@ def _output_names(runner: BoundRunner, slot: str) -> list[str]:
 
 
 class ConvEpilogueStep:
-    """One plan step standing for the runners ``members`` (conv, batch_norm[, activation])."""
+    """One plan step standing for the runners ``members`` (conv, batch_norm[, add][,
+    activation])."""
 
     __slots__ = ("members", "release", "_conv", "_bn_inputs", "_bn_guards", "_coef_dtype",
-                 "_epsilon", "_bshape", "_act", "_act_code", "_out", "_xp", "runs", "last_fused")
+                 "_epsilon", "_bshape", "_act", "_act_code", "_residual", "_out", "_xp", "runs",
+                 "last_fused")
 
     def __init__(self, members: list[BoundRunner], release: list) -> None:
         self.members = members
@@ -177,8 +189,11 @@ class ConvEpilogueStep:
 
     def _arm(self) -> bool:
         """Take the fast-path state of the members; False when one of them has none."""
-        conv, bn, *act = self.members
-        if conv._simple is None or not bn._fast or (act and act[0]._simple is None):
+        conv, bn, *rest = self.members
+        add = rest[0] if rest and _kernel_name(rest[0]) in _ADD_KERNELS else None
+        act = rest[1:] if add is not None else rest
+        if (conv._simple is None or not bn._fast or (act and act[0]._simple is None)
+                or (add is not None and add._simple is None)):
             self._conv = None
             return False
         named = _attrs(conv)
@@ -203,9 +218,15 @@ class ConvEpilogueStep:
         self._bshape = tuple(-1 if i == axis else 1 for i in range(4))  # per-channel vectors
         self._act = _ACTIVATIONS[_kernel_name(act[0])] if act else None
         self._act_code = _ACT_CODES[_kernel_name(act[0])] if act else 0
-        last = act[0] if act else bn
+        last = act[0] if act else add if add is not None else bn
+        y_var = bn.scope.find_var(_output_names(bn, "Y")[0])
+        # the residual: the add's input that is not batch_norm's Y (guarded as the add's)
+        self._residual = None if add is None else next(
+            entry for entry in add._simple[0] if entry[0] is not y_var)
         if act:
             out_var, dtype, place, layout = act[0]._simple[1]
+        elif add is not None:
+            out_var, dtype, place, layout = add._simple[1]
         else:
             y_index = _choice(bn).signature.outputs.index("Y")
             _kind, out_var, dtype, layout = bn._outs[y_index]
@@ -240,23 +261,38 @@ class ConvEpilogueStep:
                     or (t.place is not g[1] and t.place != g[1])):
                 return self._unfused()
             stats.append(t.data)
+        other = None
+        if self._residual is not None:
+            var, dtype, place, shape = self._residual
+            t = var.value
+            other = None if t is None else t.data
+            if (other is None or t.dtype is not dtype or other.shape != shape
+                    or (t.place is not place and t.place != place)):
+                return self._unfused()
         self.runs += 1  # fused runs, the members' too (a fallback to the members counts there)
         self.last_fused = True
         xp = self._xp
         x, w = args
         mean, variance, scale, bias = stats
         new_scale, new_bias = self._coefficients(xp, mean, variance, scale, bias, w.dtype)
-        # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale, + new_bias)
+        # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale, + new_bias),
+        # then the residual's add (elementwise.add: + other) and the activation
         y = conv2d_compute(ctx, x, w, *attrs)
-        loops = self._loops(y, new_scale, new_bias)
+        loops = self._loops(y, new_scale, new_bias, other)
         if loops is not None:
             # the same float operations in one compiled pass (channels split over threads)
-            jit.split(loops.affine_act, y.shape[1], y.size,
-                      y.reshape(y.shape[0], y.shape[1], -1), new_scale, new_bias,
-                      self._act_code)
+            y3 = y.reshape(y.shape[0], y.shape[1], -1)
+            if other is None:
+                jit.split(loops.affine_act, y.shape[1], y.size, y3, new_scale, new_bias,
+                          self._act_code)
+            else:
+                jit.split(loops.affine_add_act, y.shape[1], y.size, y3, new_scale, new_bias,
+                          other.reshape(y3.shape), self._act_code)
         else:
             xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
             xp.add(y, xp.reshape(new_bias, self._bshape), out=y)
+            if other is not None:
+                xp.add(y, other, out=y)
             if self._act is not None:
                 self._act(xp, y, out=y)
         out_var, dtype, place, layout = self._out
@@ -281,10 +317,10 @@ class ConvEpilogueStep:
         return global_stats_coefficients(xp, mean, variance, scale, bias, self._epsilon,
                                          dtype)
 
-    def _loops(self, y, new_scale, new_bias):
+    def _loops(self, y, new_scale, new_bias, other):
         """The compiled loops (module ``phi.kernels.jit``) when they can run this epilogue: NCHW,
         float numpy arrays of one dtype (the loop reproduces numpy's float32 / float64
-        operations only where no dtype is promoted)."""
+        operations only where no dtype is promoted), a residual of y's dims, C-contiguous."""
         if (self._bshape[1] != -1 or type(y) is not np.ndarray or not y.flags.c_contiguous
                 or y.size == 0):
             return None
@@ -292,6 +328,9 @@ class ConvEpilogueStep:
         if (dt not in jit.DTYPES or type(new_scale) is not np.ndarray
                 or new_scale.dtype != dt or type(new_bias) is not np.ndarray
                 or new_bias.dtype != dt):
+            return None
+        if other is not None and (type(other) is not np.ndarray or other.dtype != dt
+                                  or other.shape != y.shape or not other.flags.c_contiguous):
             return None
         return jit.kernels()
 
@@ -307,13 +346,15 @@ def _released_at(release: list, var) -> bool:
     return any(v is var for v in release)
 
 
-def find_conv_epilogues(runners: list[BoundRunner], release: list[list]) -> list[tuple[int, int]]:
-    """(start, stop) runner index ranges that form fusable chains (module doc)."""
+def find_conv_epilogues(runners: list[BoundRunner], release: list[list],
+                        residual: bool = False) -> list[tuple[int, int]]:
+    """(start, stop) runner index ranges that form fusable chains (module doc); ``residual``:
+    only the chains with a residual add."""
     found = []
     i = 0
     n = len(runners)
     while i < n - 1:
-        span = _chain_at(runners, release, i)
+        span = _chain_at(runners, release, i, residual)
         if span:
             found.append((i, i + span))
             i += span
@@ -322,7 +363,7 @@ def find_conv_epilogues(runners: list[BoundRunner], release: list[list]) -> list
     return found
 
 
-def _chain_at(runners, release, i: int) -> int:
+def _chain_at(runners, release, i: int, residual: bool = False) -> int:
     conv, bn = runners[i], runners[i + 1]
     if _kernel_name(conv) not in _CONV_KERNELS or conv._simple is None:
         return 0
@@ -357,13 +398,49 @@ def _chain_at(runners, release, i: int) -> int:
     if len(y_names) != 1:
         return 0
     y_var = bn.scope.find_var(y_names[0])
-    if i + 2 < len(runners):
-        act = runners[i + 2]
+    span, last = 2, y_var
+    if residual:
+        if not _residual_add_at(runners, release, i + 2, y_var, conv):
+            return 0
+        span, last = 3, runners[i + 2]._simple[1][0]
+    if i + span < len(runners):
+        act = runners[i + span]
         if (_kernel_name(act) in _ACTIVATIONS and act._simple is not None
-                and act._simple[0][0][0] is y_var and _released_at(release[i + 2], y_var)
-                and not _released_at(release[i + 1], y_var)):
-            return 3
-    return 2
+                and act._simple[0][0][0] is last and _released_at(release[i + span], last)
+                and not _released_at(release[i + span - 1], last)):
+            return span + 1
+    return span
 
 
+def _residual_add_at(runners, release, j: int, y_var, conv) -> bool:
+    """Whether runner j adds batch_norm's Y (read there only) and another tensor of Y's planned
+    dims and dtype (the residual: x + y, no broadcast)."""
+    if j >= len(runners):
+        return False
+    add = runners[j]
+    if _kernel_name(add) not in _ADD_KERNELS or add._simple is None:
+        return False
+    entries = add._simple[0]
+    if len(entries) != 2 or sum(entry[0] is y_var for entry in entries) != 1:
+        return False
+    mine = next(entry for entry in entries if entry[0] is y_var)
+    other = next(entry for entry in entries if entry[0] is not y_var)
+    # Y: released at the add (not kept, not fetched), not before it
+    if not _released_at(release[j], y_var) or _released_at(release[j - 1], y_var):
+        return False
+    return (other[1] is mine[1] and tuple(other[3]) == tuple(mine[3])
+            and mine[1] is conv._simple[1][1])
+
+
+def find_conv_residual_epilogues(runners: list[BoundRunner], release: list[list]
+                                 ) -> list[tuple[int, int]]:
+    """The chains with a residual add (none while FLAGS_fuse_conv_bn is off)."""
+    if not FLAGS[_FLAG]:
+        return []
+    return find_conv_epilogues(runners, release, residual=True)
+
+
+# the residual pass first: its spans win over the shorter conv_bn spans they contain
+register_fusion(FusionPass("conv_bn_residual", _RESIDUAL_FLAG, find_conv_residual_epilogues,
+                           ConvEpilogueStep))
 register_fusion(FusionPass("conv_bn", _FLAG, find_conv_epilogues, ConvEpilogueStep))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["affine_act", "depthwise", "max_pool2d", "winograd_input", "winograd_output",
-           "winograd_weight"]
+__all__ = ["affine_act", "affine_add_act", "bn_coefficients", "depthwise", "im2col",
+           "max_pool2d", "winograd_input", "winograd_output", "winograd_weight"]
 
 _JIT = numba.njit(cache=True, nogil=True)
 
@@ -374,6 +374,44 @@ def affine_act(y, scale, bias, act, c0, c1):
                 for k in range(length):
                     i = base + np.uint64(k)
                     yf[i] = yf[i] * s + t
+
+
+@_JIT
+def affine_add_act(y, scale, bias, other, act, c0, c1):
+    """affine_act with a residual: in place over channels c0 .. c1 of y [N, C, L], y * scale[c],
+    + bias[c], + other (C-contiguous, y's dims), each rounded (numpy's three passes: batch_norm,
+    then elementwise_add), then act 1 (relu) or 2 (relu6) as affine_act's."""
+    n, c, length = y.shape
+    yf = y.reshape(n * c * length)
+    of = other.reshape(n * c * length)
+    zero = y.dtype.type(0)
+    six = y.dtype.type(6)
+    for b in range(n):
+        for ch in range(c0, c1):
+            s = scale[ch]
+            t = bias[ch]
+            base = np.uint64((b * c + ch) * length)
+            if act == 1:
+                for k in range(length):
+                    i = base + np.uint64(k)
+                    v = yf[i] * s + t
+                    v = v + of[i]
+                    yf[i] = v if v > zero else zero
+            elif act == 2:
+                for k in range(length):
+                    i = base + np.uint64(k)
+                    v = yf[i] * s + t
+                    v = v + of[i]
+                    if v < zero:
+                        v = zero
+                    elif v > six:
+                        v = six
+                    yf[i] = v
+            else:
+                for k in range(length):
+                    i = base + np.uint64(k)
+                    v = yf[i] * s + t
+                    yf[i] = v + of[i]
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")  # x / 0: inf or NaN, as numpy

@@ -55,6 +55,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "winograd_weight": ("C4", "A3"),
     "max_pool2d": ("C4", "C4") + ("i",) * 6 + ("s",),
     "affine_act": ("C3", "C1", "C1", "i", "i", "i"),
+    "affine_add_act": ("C3", "C1", "C1", "C3", "i", "i", "i"),
     "bn_coefficients": ("C1",) * 4 + ("f", "C1", "C1"),
     "im2col": ("C4", "C3") + ("i",) * 10,
 }

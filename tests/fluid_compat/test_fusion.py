@@ -29,9 +29,11 @@ def _fusion_on():
     set_flags({"FLAGS_fuse_conv_bn": True})
 
 
-def _program(*, act="relu6", is_test=True, depthwise=False, extra_reader=None, layout="NCHW"):
-    """x -> conv2d (3x3, pad 1) -> batch_norm -> [act] -> out; ``extra_reader``: a scale op that
-    also reads that intermediate ("conv" or "bn")."""
+def _program(*, act="relu6", is_test=True, depthwise=False, extra_reader=None, layout="NCHW",
+             residual=None):
+    """x -> conv2d (3x3, pad 1) -> batch_norm -> [+ res] -> [act] -> out; ``extra_reader``: a
+    scale op that also reads that intermediate ("conv" or "bn"); ``residual``: "right"
+    (bn_out + res), "left" (res + bn_out) or "broadcast" (bn_out + res [C, 1, 1])."""
     desc = ProgramDesc()
     block = desc.global_block
     f32 = DataType.FLOAT32
@@ -39,8 +41,10 @@ def _program(*, act="relu6", is_test=True, depthwise=False, extra_reader=None, l
     for name, shape in (("w", [C, 1 if depthwise else C, 3, 3]), ("mean", [C]), ("var", [C]),
                         ("scale", [C]), ("bias", [C])):
         block.create_var(name, dtype=f32, shape=shape, persistable=True)
-    for name in ("conv_out", "bn_out", "saved_mean", "saved_var", "out", "side"):
+    for name in ("conv_out", "bn_out", "saved_mean", "saved_var", "out", "side", "sum"):
         block.create_var(name, dtype=f32, shape=[-1, C, 8, 8])
+    block.create_var("res", dtype=f32, shape=[C, 1, 1] if residual == "broadcast"
+                     else [-1, C, 8, 8])
     block.append_op("depthwise_conv2d" if depthwise else "conv2d",
                     {"Input": ["x"], "Filter": ["w"]}, {"Output": ["conv_out"]},
                     {"strides": [1, 1], "paddings": [1, 1], "dilations": [1, 1],
@@ -54,8 +58,13 @@ def _program(*, act="relu6", is_test=True, depthwise=False, extra_reader=None, l
                     {"is_test": is_test, "epsilon": 1e-5, "momentum": 0.9,
                      "data_layout": layout})
     last = "bn_out"
+    if residual is not None:
+        pair = ["res", "bn_out"] if residual == "left" else ["bn_out", "res"]
+        block.append_op("elementwise_add", {"X": pair[:1], "Y": pair[1:]}, {"Out": ["sum"]},
+                        {"axis": -1})
+        last = "sum"
     if act is not None:
-        block.append_op(act, {"X": ["bn_out"]}, {"Out": ["out"]}, {})
+        block.append_op(act, {"X": [last]}, {"Out": ["out"]}, {})
         last = "out"
     if extra_reader is not None:
         src = {"conv": "conv_out", "bn": "bn_out"}[extra_reader]
@@ -325,5 +334,108 @@ def test_compiled_epilogue_equals_op_by_op(depthwise, act, threads, monkeypatch)
     assert applied.count(code) >= 2  # the fused runs (each part of a split counts)
     assert conv  # the compiled depthwise loop or Winograd ran
     ref = _reference(program, scope, {"x": x}, [last])[0]
+    for out in runs:
+        assert_close_to_op_by_op(out, ref)
+
+
+@pytest.mark.parametrize("act", [None, "relu", "relu6"])
+@pytest.mark.parametrize("side", ["right", "left"])
+@pytest.mark.parametrize(("residual_flag", "compiled"), [(True, True), (True, False),
+                                                         (False, True)])
+def test_residual_add_joins_the_step(act, side, residual_flag, compiled):
+    # conv -> batch_norm -> + res -> [act]: one step, the bits of op by op (the residual
+    # either operand of the add), in the compiled epilogue or numpy's passes; with
+    # FLAGS_fuse_conv_bn_residual off the step ends at bn
+    saved = get_flags(["FLAGS_fuse_conv_bn_residual", "FLAGS_kernel_numba"])
+    set_flags({"FLAGS_fuse_conv_bn_residual": residual_flag, "FLAGS_kernel_numba": compiled})
+    try:
+        program, last = _program(act=act, residual=side)
+        scope = _scope()
+        x = RNG.standard_normal((2, C, 8, 8)).astype(np.float32)
+        res = RNG.standard_normal((2, C, 8, 8)).astype(np.float32)
+        res[1, 2, 3, :4] = [np.nan, -0.0, np.inf, -np.inf]
+        feed = {"x": x, "res": res}
+        exe = Executor()
+        runs = [exe.run(program, feed=feed, fetch_list=[last], scope=scope)[0]
+                for _ in range(3)]
+        (step,) = _fused_steps(exe)
+        members = [m.op.type for m in step.members]
+        ref = _reference(program, scope, feed, [last])[0]
+    finally:
+        set_flags(saved)
+    if residual_flag:
+        assert members == ["conv2d", "batch_norm", "elementwise_add", *([act] if act else [])]
+        assert step._residual is not None and step.runs == 2
+    else:
+        assert members == ["conv2d", "batch_norm"]
+    for out in runs:
+        assert_close_to_op_by_op(out, ref)
+    y = _by_hand(x, scope, None)[1] + res[1]
+    if act == "relu":
+        y = np.fmax(y, 0)  # relu: NaN -> 0
+    elif act == "relu6":
+        y = np.clip(y, 0, 6)
+    np.testing.assert_allclose(runs[-1][1], y, rtol=1e-4, atol=1e-4)
+
+
+def test_residual_add_not_fused_when_it_broadcasts_or_bn_out_is_read():
+    for kw in ({"residual": "broadcast"}, {"residual": "right", "extra_reader": "bn"}):
+        program, last = _program(act="relu", **kw)
+        scope = _scope()
+        x = RNG.standard_normal((1, C, 8, 8)).astype(np.float32)
+        res = RNG.standard_normal((C, 1, 1) if kw["residual"] == "broadcast"
+                                  else (1, C, 8, 8)).astype(np.float32)
+        feed = {"x": x, "res": res}
+        exe = Executor()
+        for _ in range(3):
+            out = exe.run(program, feed=feed, fetch_list=[last], scope=scope)[0]
+        assert all("elementwise_add" not in [m.op.type for m in s.members]
+                   for s in _fused_steps(exe))
+        assert_close_to_op_by_op(out, _reference(program, scope, feed, [last])[0])
+
+
+def test_residual_of_other_dims_runs_the_members_then_rearms():
+    program, last = _program(act="relu", residual="right")
+    scope = _scope()
+    exe = Executor()
+    for batch in (1, 1, 1, 3, 3, 3):
+        x = RNG.standard_normal((batch, C, 8, 8)).astype(np.float32)
+        feed = {"x": x, "res": RNG.standard_normal((batch, C, 8, 8)).astype(np.float32)}
+        out = exe.run(program, feed=feed, fetch_list=[last], scope=scope)[0]
+        assert_close_to_op_by_op(out, _reference(program, scope, feed, [last])[0])
+    (step,) = _fused_steps(exe)
+    assert step.last_fused
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("act", [None, "relu", "relu6"])
+def test_compiled_residual_epilogue_equals_op_by_op(act, threads, monkeypatch):
+    from phi.kernels import jit
+
+    loops = jit.kernels()
+    if loops is None:
+        pytest.skip("numba is not installed")
+    applied = []
+    fn = loops.affine_add_act
+    monkeypatch.setattr(loops, "affine_add_act",
+                        lambda *args: applied.append(args[-3]) or fn(*args))
+    monkeypatch.setattr(jit, "MIN_SPLIT_WORK", 0)
+    saved = get_flags(["FLAGS_kernel_threads"])
+    set_flags({"FLAGS_kernel_threads": threads})
+    try:
+        program, last = _program(act=act, residual="left")
+        scope = _scope()
+        x = RNG.standard_normal((2, C, 8, 8)).astype(np.float32)
+        res = RNG.standard_normal((2, C, 8, 8)).astype(np.float32)
+        res[0, 0, 0, :3] = [np.nan, -0.0, np.inf]
+        feed = {"x": x, "res": res}
+        exe = Executor()
+        runs = [exe.run(program, feed=feed, fetch_list=[last], scope=scope)[0]
+                for _ in range(3)]
+    finally:
+        set_flags(saved)
+    code = {None: 0, "relu": 1, "relu6": 2}[act]
+    assert applied.count(code) >= 2
+    ref = _reference(program, scope, feed, [last])[0]
     for out in runs:
         assert_close_to_op_by_op(out, ref)

@@ -135,6 +135,9 @@ def test_affine_act_and_bn_coefficients_bitwise(built, dtype, act):
     y = _special((2, 4, 7), dtype)
     scale, bias = _special((4,), dtype), _special((4,), dtype)
     _same("affine_act", built, lambda: (y.copy(), scale.copy(), bias.copy(), act, 0, 4), (0,))
+    other = _special((2, 4, 7), dtype)
+    _same("affine_add_act", built,
+          lambda: (y.copy(), scale.copy(), bias.copy(), other.copy(), act, 0, 4), (0,))
     mean, var = _special((4,), dtype), np.abs(_special((4,), dtype))
     var[0] = 0.0  # 1 / sqrt(0 + 0): inf, as numpy (the loop's numpy error model)
     _same("bn_coefficients", built,
