@@ -429,14 +429,16 @@ def bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias):
 
 
 @_JIT
-def im2col(x, cols, ho, wo, kh, kw, sh, sw, dh, dw, pt, pl):
-    """Paddle's im2col of x [N, C, H, W] into cols [N, C * kh * kw, ho * wo] (row
-    (c * kh + i) * kw + j holds tap (i, j) of channel c at every output position; taps
-    outside x are zero): per output row, the zero edges and one copy of the inside
-    (contiguous when the stride is 1), straight from x (no padded copy).  Unsigned indices."""
+def im2col(x, cols, oy0, oy1, wo, kh, kw, sh, sw, dh, dw, pt, pl):
+    """Paddle's im2col of x [N, C, H, W] for the output rows oy0 .. oy1 into cols
+    [N, C * kh * kw, (oy1 - oy0) * wo] (row (c * kh + i) * kw + j holds tap (i, j) of channel
+    c at every output position of those rows; taps outside x are zero): per output row, the
+    zero edges and one copy of the inside (contiguous when the stride is 1), straight from x
+    (no padded copy).  Unsigned indices."""
     n, c, h, wd = x.shape
     xf = x.ravel()
     cf = cols.reshape(cols.size)
+    rows = oy1 - oy0
     zero = cols.dtype.type(0)
     usw = np.uint64(sw)
     for j in range(kw):
@@ -448,10 +450,10 @@ def im2col(x, cols, ho, wo, kh, kw, sh, sw, dh, dw, pt, pl):
             for ch in range(c):
                 xoff = (b * c + ch) * h * wd
                 for i in range(kh):
-                    row = np.uint64((((b * c + ch) * kh + i) * kw + j) * ho * wo)
-                    for oy in range(ho):
+                    row = np.uint64((((b * c + ch) * kh + i) * kw + j) * rows * wo)
+                    for oy in range(oy0, oy1):
                         iy = oy * sh + i * dh - pt
-                        dst = row + np.uint64(oy * wo)
+                        dst = row + np.uint64((oy - oy0) * wo)
                         if iy < 0 or iy >= h:
                             for q in range(wo):
                                 cf[dst + np.uint64(q)] = zero

@@ -57,7 +57,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "affine_act": ("C3", "C1", "C1", "i", "i", "i"),
     "affine_add_act": ("C3", "C1", "C1", "C3", "i", "i", "i"),
     "bn_coefficients": ("C1",) * 4 + ("f", "C1", "C1"),
-    "im2col": ("C4", "C3") + ("i",) * 10,
+    "im2col": ("C4", "C3") + ("i",) * 11,
 }
 
 _DTYPES = {"float32": np.dtype(np.float32), "float64": np.dtype(np.float64)}

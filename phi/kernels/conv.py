@@ -145,7 +145,14 @@ flags.define_flag(_GEMM_1X1_FLAG, bool, True,
                   "1x1 stride-1 unpadded convolutions as one GEMM on the input's own view.")
 
 #: every switch of the convolution / pooling fast paths (all off: the plain numpy path)
-FAST_PATH_FLAGS = (jit.FLAG, _WINOGRAD_FLAG, _SCRATCH_FLAG, _GEMM_1X1_FLAG)
+_BLOCK_FLAG = "FLAGS_conv_im2col_blocks"
+flags.define_flag(_BLOCK_FLAG, bool, True,
+                  "With the compiled im2col, wide maps (ResNet's 7x7/2 stem) are convolved a "
+                  "block of output rows at a time (columns that stay in cache between the "
+                  "im2col and the GEMM); off: the whole map's columns, then one GEMM.")
+_BLOCK_BYTES = 1 << 20
+_BLOCK_MIN_COLUMNS = 1024
+FAST_PATH_FLAGS = (jit.FLAG, _WINOGRAD_FLAG, _SCRATCH_FLAG, _GEMM_1X1_FLAG, _BLOCK_FLAG)
 
 def _winograd_pays(x, w, out_sizes) -> bool:
     """Whether F(2x2, 3x3) is worth it: the input is a float numpy array and its tiles are at
@@ -205,6 +212,41 @@ def _winograd(loops, x, w, pads, out_sizes):
     return y
 
 
+def _block_rows(k: int, out_sizes, dtype) -> int:
+    """Output rows per block for the compiled im2col and its GEMM taken a block of rows at a
+    time (0: the whole map at once): blocks of columns of about ``_BLOCK_BYTES`` (they stay in
+    the core's cache between the im2col that writes them and the GEMM that reads them), on
+    maps wide enough that each block's GEMM keeps >= ``_BLOCK_MIN_COLUMNS`` columns."""
+    if not FLAGS[_BLOCK_FLAG] or len(out_sizes) != 2:
+        return 0
+    ho, wo = out_sizes
+    rows = _BLOCK_BYTES // max(1, k * wo * np.dtype(dtype).itemsize)
+    if rows * wo < _BLOCK_MIN_COLUMNS or 2 * rows > ho:
+        return 0
+    return rows
+
+
+def _im2col_gemm_by_rows(loops, x, wmat, rows: int, pads, ksize, strides, dilations,
+                         out_sizes):
+    """One image's ungrouped convolution as compiled im2col + GEMM per block of ``rows``
+    output rows, each block's columns in one scratch buffer, its GEMM writing straight into
+    the output's columns -> [1, O, Ho, Wo].  Each output is the same dot product over the
+    same columns as the whole-map GEMM; BLAS may group its sum differently by block width
+    (ulp-level differences to the whole-map path, the same bits on every run)."""
+    ho, wo = out_sizes
+    k = wmat.shape[1]
+    out = np.empty((wmat.shape[0], ho * wo), dtype=x.dtype)
+    buf = scratch("conv.cols", (k * rows * wo,), x.dtype)
+    for oy0 in range(0, ho, rows):
+        oy1 = min(ho, oy0 + rows)
+        width = (oy1 - oy0) * wo
+        cols = np.reshape(buf[:k * width], (k, width))
+        loops.im2col(x, np.reshape(cols, (1, k, width)), oy0, oy1, wo, *ksize, *strides,
+                     *dilations, pads[0], pads[2])
+        np.matmul(wmat, cols, out=out[:, oy0 * wo:oy1 * wo])
+    return np.reshape(out, (1, wmat.shape[0], ho, wo))
+
+
 def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     """Grouped convolution of an [N, C, *spatial] input (pads resolved and holding every
     window) -> [N, O, *out]."""
@@ -237,9 +279,14 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     k = cg * prod(ksize)
     length = prod(out_sizes)
     if loops is not None and len(ksize) == 2:  # the compiled im2col: no padded copy
+        x = np.ascontiguousarray(x)
+        rows = _block_rows(k, out_sizes, x.dtype) if n * groups == 1 else 0
+        if rows:
+            return _im2col_gemm_by_rows(loops, x, np.reshape(w, (o, k)), rows, pads, ksize,
+                                        strides, dilations, out_sizes)
         cols = scratch("conv.cols", (n, groups, k, length), x.dtype)
-        loops.im2col(np.ascontiguousarray(x), np.reshape(cols, (n, groups * k, length)),
-                     *out_sizes, *ksize, *strides, *dilations, pads[0], pads[2])
+        loops.im2col(x, np.reshape(cols, (n, groups * k, length)), 0, out_sizes[0],
+                     out_sizes[1], *ksize, *strides, *dilations, pads[0], pads[2])
     elif xp is np and FLAGS[_SCRATCH_FLAG]:  # the padded input and the columns in scratch
         xpad = _pad_into(x, pads)
         view = _windows(xp, xpad, groups, ksize, dilations, strides, out_sizes)

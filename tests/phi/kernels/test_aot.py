@@ -146,12 +146,20 @@ def test_affine_act_and_bn_coefficients_bitwise(built, dtype, act):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_im2col_bitwise(built, dtype):
+@pytest.mark.parametrize("rows", [(0, 4), (1, 3), (3, 4)])
+def test_im2col_bitwise(built, dtype, rows):
     x = _special((2, 3, 8, 7), dtype)
-    ho, wo = 4, 4  # k 3, stride 2, dilation 1, pads 1 / 1
+    oy0, oy1 = rows
+    wo = 4  # ho 4: k 3, stride 2, dilation 1, pads 1 / 1
     _same("im2col", built,
-          lambda: (x.copy(), np.full((2, 27, ho * wo), 7, dtype), ho, wo, 3, 3, 2, 2, 1, 1,
-                   1, 1), (1,))
+          lambda: (x.copy(), np.full((2, 27, (oy1 - oy0) * wo), 7, dtype), oy0, oy1, wo, 3, 3,
+                   2, 2, 1, 1, 1, 1), (1,))
+    # a range of output rows is those rows' columns of the whole map's
+    whole = np.full((2, 27, 4 * wo), 7, dtype)
+    part = np.full((2, 27, (oy1 - oy0) * wo), 7, dtype)
+    built.im2col(x, whole, 0, 4, wo, 3, 3, 2, 2, 1, 1, 1, 1)
+    built.im2col(x, part, oy0, oy1, wo, 3, 3, 2, 2, 1, 1, 1, 1)
+    assert np.array_equal(_bits(part), _bits(whole[:, :, oy0 * wo:oy1 * wo]))
 
 
 def test_other_arguments_take_the_jit_path(built, monkeypatch):

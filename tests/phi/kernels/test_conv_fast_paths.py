@@ -524,3 +524,37 @@ def test_other_byte_order_takes_the_numpy_path():
                               "max", False, False, "EXPLICIT")
 
     np.testing.assert_array_equal(pool(x.astype(">f4")), pool(x))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("case", [
+    # (x shape, filter shape, strides, paddings, dilations)
+    ((1, 3, 23, 20), (5, 3, 7, 7), [2, 2], [3, 3], [1, 1]),   # a stem; last block partial
+    ((1, 4, 17, 13), (6, 4, 3, 3), [1, 2], [1, 0], [1, 1]),
+    ((1, 2, 19, 16), (3, 2, 3, 3), [1, 1], [2, 2], [2, 2]),   # dilated, wide padding
+])
+def test_im2col_by_blocks_of_rows(case, dtype, monkeypatch):
+    # FLAGS_conv_im2col_blocks: the compiled im2col and its GEMM a block of output rows at a
+    # time (blocks made small here) equal the whole map's (up to BLAS's grouping) and the taps
+    if jit.kernels() is None:
+        pytest.skip("numba is not installed")
+    xs, ws, strides, paddings, dilations = case
+    x = RNG.standard_normal(xs).astype(dtype)
+    w = RNG.standard_normal(ws).astype(dtype)
+    args = (x, w, strides, paddings, "EXPLICIT", dilations, 1, "NCHW")
+    off = _run("conv2d", *args, {**FAST, "FLAGS_conv_winograd": False,
+                                 "FLAGS_conv_im2col_blocks": False})
+    k = ws[1] * ws[2] * ws[3]
+    # blocks of 3 output rows (the last one partial where Ho is no multiple of 3)
+    monkeypatch.setattr(conv_kernels, "_BLOCK_BYTES", 3 * k * off.shape[3] * x.itemsize)
+    monkeypatch.setattr(conv_kernels, "_BLOCK_MIN_COLUMNS", 1)
+    blocks = []
+    by_rows = conv_kernels._im2col_gemm_by_rows
+    monkeypatch.setattr(conv_kernels, "_im2col_gemm_by_rows",
+                        lambda *a: blocks.append(a[3]) or by_rows(*a))
+    on = _run("conv2d", *args, {**FAST, "FLAGS_conv_winograd": False})
+    assert blocks == [3]
+    rtol = 1e-5 if dtype == np.float32 else 1e-12
+    _assert_near(on, off, rtol)
+    _assert_near(on, reference_conv(*args), rtol)
+    assert on.dtype == dtype and on.flags.c_contiguous
