@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from phi.core import records
+from phi.core import bound, records
 import numpy as np
 from phi import flags
 from phi.common.data_type import DataType
@@ -174,9 +174,9 @@ class ConvEpilogueStep:
     """One plan step standing for the runners ``members`` (conv, batch_norm[, add][,
     activation])."""
 
-    __slots__ = ("members", "release", "_conv", "_bn_inputs", "_bn_guards", "_coef_dtype",
-                 "_epsilon", "_bshape", "_act", "_act_code", "_residual", "_out", "_xp", "runs",
-                 "last_fused")
+    __slots__ = ("members", "release", "_conv", "_conv_fn", "_epoch", "_bn_inputs",
+                 "_bn_guards", "_coef_dtype", "_epsilon", "_bshape", "_act", "_act_code",
+                 "_residual", "_out", "_xp", "runs", "last_fused")
 
     def __init__(self, members: list[BoundRunner], release: list) -> None:
         self.members = members
@@ -200,6 +200,11 @@ class ConvEpilogueStep:
         conv_attrs = tuple(named[k] for k in ("strides", "paddings", "padding_algorithm",
                                               "dilations", "groups", "data_format"))
         self._conv = conv._simple[0], conv._ctx, conv_attrs
+        # the conv kernel bound to its attributes and planned inputs (phi.core.bound: geometry
+        # and path decided once), else conv_compute on every call
+        self._conv_fn = bound.bind(conv._fn, conv._ctx, conv._attrs,
+                                   [(dtype, shape) for _v, dtype, _p, shape in conv._simple[0]])
+        self._epoch = bound.epoch()
         slots = _slot_vars(bn)
         self._bn_inputs = tuple(slots.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
         guards = dict(zip((slot for slot, _ in _choice(bn).input_slots), bn._guards,
@@ -237,6 +242,8 @@ class ConvEpilogueStep:
 
     def __call__(self) -> None:
         if self._conv is None:
+            return self._unfused()
+        if self._epoch != bound.epoch() and not self._arm():  # FLAGS_kernel_bind changed
             return self._unfused()
         dense, ctx, attrs = self._conv
         args = []
@@ -277,7 +284,8 @@ class ConvEpilogueStep:
         new_scale, new_bias = self._coefficients(xp, mean, variance, scale, bias, w.dtype)
         # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale, + new_bias),
         # then the residual's add (elementwise.add: + other) and the activation
-        y = conv2d_compute(ctx, x, w, *attrs)
+        conv_fn = self._conv_fn
+        y = conv_fn(x, w) if conv_fn is not None else conv2d_compute(ctx, x, w, *attrs)
         loops = self._loops(y, new_scale, new_bias, other)
         if loops is not None:
             # the same float operations in one compiled pass (channels split over threads)

@@ -60,6 +60,7 @@ import math
 import numpy as np
 
 from phi import flags
+from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.nn import conv_out_size, is_channel_last, resolve_conv_padding
@@ -434,6 +435,86 @@ def depthwise_conv2d(ctx, input: Tensor, filter: Tensor, strides: list[int],
     kernel is the grouped conv, so any ``groups`` is accepted."""
     return conv_compute(ctx, input, filter, strides, paddings, padding_algorithm, dilations,
                         groups, data_format)
+
+
+def _bind_conv(kernel, order: tuple[str, ...]):
+    """The binder of a 2-D conv kernel whose attributes come in ``order`` (phi.core.bound):
+    for NCHW float numpy inputs of the planned dims, the geometry (pads, output sizes) worked
+    out once and the path picked once where it depends on the dims alone; the 1x1 GEMM and
+    the compiled depthwise loop are called directly (their flags read on every call), other
+    convolutions go to ``_conv_nchw`` with the geometry ready.  The same operations as
+    ``conv_compute`` on those inputs: the same bits."""
+
+    def binder(ctx, attrs, metas):
+        named = dict(zip(order, attrs, strict=True))
+        if (ctx.xp is not np or named["data_format"] != "NCHW" or len(metas) != 2
+                or None in metas):
+            return None
+        (xt, xdims), (wt, wdims) = metas
+        if xt is not wt or len(xdims) != 4 or len(wdims) != 4:
+            return None
+        dtype = np.dtype(xt.to_numpy())
+        if dtype not in jit.DTYPES:
+            return None
+        xdims, wdims = tuple(xdims), tuple(wdims)
+        n, c = xdims[:2]
+        o, cg, kh, kw = wdims
+        strides, dilations = named["strides"], named["dilations"]
+        groups = named["groups"]
+        if groups < 1 or cg * groups != c or o % groups or n == 0:
+            return None  # the kernel's own checks and errors
+        pads, dils, out_sizes = conv_geometry(xdims[2:], wdims[2:], strides,
+                                              named["paddings"], named["padding_algorithm"],
+                                              dilations)
+        if 0 in out_sizes:
+            return None
+        length = out_sizes[0] * out_sizes[1]
+        out_dims = (n, o, *out_sizes)
+        nd = np.ndarray
+        strides = list(strides)
+        gemm_1x1 = (groups == 1 and kh == kw == 1 and strides == [1, 1] and not any(pads))
+        depthwise = cg == 1 and groups == c
+        work = n * o * length * kh * kw
+
+        def planned(x, w):
+            return (type(x) is nd and type(w) is nd and x.shape == xdims and w.shape == wdims
+                    and x.dtype is dtype and w.dtype is dtype)
+
+        if gemm_1x1:
+            def bound(x, w):
+                if planned(x, w) and FLAGS[_GEMM_1X1_FLAG]:
+                    wmat = w.reshape(o, c)
+                    if n == 1:
+                        return np.matmul(wmat, x.reshape(c, length)).reshape(out_dims)
+                    return np.matmul(wmat, x.reshape(n, c, length)).reshape(out_dims)
+                return kernel(ctx, x, w, *attrs)
+        elif depthwise:
+            def bound(x, w):
+                if planned(x, w):
+                    loops = jit.kernels()
+                    if loops is not None:
+                        out = np.empty(out_dims, dtype=dtype)
+                        jit.split(loops.depthwise, c, work, np.ascontiguousarray(x),
+                                  w.reshape(o, kh, kw), out, pads[0], pads[2], *strides,
+                                  *dils)
+                        return out
+                return kernel(ctx, x, w, *attrs)
+        else:
+            def bound(x, w):
+                if planned(x, w):
+                    return np.ascontiguousarray(_conv_nchw(ctx, x, w, strides, list(pads),
+                                                           dils, groups, out_sizes))
+                return kernel(ctx, x, w, *attrs)
+
+        return bound
+
+    binds(kernel)(binder)
+
+
+_bind_conv(conv2d, ("strides", "paddings", "padding_algorithm", "dilations", "groups",
+                    "data_format"))
+_bind_conv(depthwise_conv2d, ("strides", "paddings", "padding_algorithm", "groups",
+                              "dilations", "data_format"))
 
 
 @register_kernel("conv3d", ("CPU", "GPU"), dtypes=CONV3D_DTYPES)

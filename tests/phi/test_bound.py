@@ -20,6 +20,7 @@ from phi.core.errors import InvalidArgument, PreconditionNotMet
 from phi.flags import set_flags
 from phi.kernels.activation import relu
 from phi.kernels.cast import cast
+from phi.kernels.conv import conv2d, depthwise_conv2d
 from phi.kernels.creation import full, full_like
 from phi.kernels.elementwise import add, multiply, subtract
 from phi.kernels.manipulation import reshape, transpose, unsqueeze
@@ -247,3 +248,46 @@ def test_flag_off_and_other_devices():
                          (full_like, (Scalar(1), DataType.INT32), 1),
                          (slice_kernel, ([0], IntArray([0]), IntArray([1]), [1], []), 1)):
         assert bound.bind(fn, other, attrs, [_meta(F32)] * n) is None
+
+
+_CONV_RNG = np.random.default_rng(3)
+
+
+def _conv_case(xs, ws, dtype=np.float32):
+    x = _CONV_RNG.standard_normal(xs).astype(dtype)
+    x.reshape(-1)[:3] = [np.nan, -0.0, np.inf]
+    return x, _CONV_RNG.standard_normal(ws).astype(dtype)
+
+
+@pytest.mark.parametrize("numba", [True, False])
+@pytest.mark.parametrize("gemm_1x1", [True, False])
+def test_conv(numba, gemm_1x1):
+    # conv2d / depthwise_conv2d bound to their planned dims: the 1x1 GEMM, the compiled
+    # depthwise loop and the general path, each the kernel's bits; other inputs (dims, dtype,
+    # layout) the kernel's way, the flags read on every call
+    set_flags({"FLAGS_kernel_numba": numba, "FLAGS_conv_1x1_gemm": gemm_1x1})
+    try:
+        x1, w1 = _conv_case((2, 6, 5, 4), (8, 6, 1, 1))                       # 1x1 GEMM, N 2
+        x1b, w1b = _conv_case((1, 6, 5, 4), (8, 6, 1, 1))                     # 1x1 GEMM, N 1
+        x3, w3 = _conv_case((1, 4, 9, 7), (6, 2, 3, 3))                       # grouped 3x3
+        xd, wd = _conv_case((1, 5, 9, 8), (10, 1, 3, 3), np.float64)          # depthwise x2
+        nchw = ("NCHW",)
+        for x, w in ((x1, w1), (x1b, w1b)):
+            _check(conv2d, ([1, 1], [0, 0], "EXPLICIT", [1, 1], 1, *nchw), [x, w], x, w)
+        attrs3 = ([2, 1], [1, 2], "EXPLICIT", [1, 2], 2, *nchw)
+        _check(conv2d, attrs3, [x3, w3], x3, w3)
+        _check(conv2d, attrs3, [x3, w3], x3[:, :, :8], w3)        # other dims: the kernel's
+        _check(conv2d, attrs3, [x3, w3], x3.astype(np.float64), w3.astype(np.float64))
+        dw_attrs = ([1, 2], [1, 1], "SAME", 5, [1, 1], *nchw)
+        _check(depthwise_conv2d, dw_attrs, [xd, wd], xd, wd)
+        _check(depthwise_conv2d, dw_attrs, [xd, wd], xd[:, :, ::2], wd)  # strided view
+    finally:
+        set_flags({"FLAGS_kernel_numba": True, "FLAGS_conv_1x1_gemm": True})
+    # not bound: NHWC, an integer dtype, an empty batch, channels that do not divide
+    assert bound.bind(conv2d, CTX, ([1, 1], [0, 0], "EXPLICIT", [1, 1], 1, "NHWC"),
+                      [_meta(x1), _meta(w1)]) is None
+    xe = np.zeros((0, 6, 5, 4), np.float32)
+    assert bound.bind(conv2d, CTX, ([1, 1], [0, 0], "EXPLICIT", [1, 1], 1, "NCHW"),
+                      [_meta(xe), _meta(w1)]) is None
+    assert bound.bind(conv2d, CTX, ([1, 1], [0, 0], "EXPLICIT", [1, 1], 4, "NCHW"),
+                      [_meta(x1), _meta(w1)]) is None
