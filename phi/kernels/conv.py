@@ -145,7 +145,6 @@ _GEMM_1X1_FLAG = "FLAGS_conv_1x1_gemm"
 flags.define_flag(_GEMM_1X1_FLAG, bool, True,
                   "1x1 stride-1 unpadded convolutions as one GEMM on the input's own view.")
 
-#: every switch of the convolution / pooling fast paths (all off: the plain numpy path)
 _BLOCK_FLAG = "FLAGS_conv_im2col_blocks"
 flags.define_flag(_BLOCK_FLAG, bool, True,
                   "With the compiled im2col, wide maps (ResNet's 7x7/2 stem) are convolved a "
@@ -153,6 +152,8 @@ flags.define_flag(_BLOCK_FLAG, bool, True,
                   "im2col and the GEMM); off: the whole map's columns, then one GEMM.")
 _BLOCK_BYTES = 1 << 20
 _BLOCK_MIN_COLUMNS = 1024
+
+#: every switch of the convolution / pooling fast paths (all off: the plain numpy path)
 FAST_PATH_FLAGS = (jit.FLAG, _WINOGRAD_FLAG, _SCRATCH_FLAG, _GEMM_1X1_FLAG, _BLOCK_FLAG)
 
 def _winograd_pays(x, w, out_sizes) -> bool:
