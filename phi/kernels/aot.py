@@ -32,7 +32,8 @@ from pathlib import Path
 import numpy as np
 from phi import flags
 
-__all__ = ["CACHE_ENV", "EXPORTS", "FLAG", "build", "cache_dir", "load", "module_path", "tag"]
+__all__ = ["CACHE_ENV", "EXPORTS", "FLAG", "KEEP_BUILDS", "build", "cache_dir", "load",
+           "module_path", "prune", "tag"]
 
 FLAG = "FLAGS_kernel_aot"
 flags.define_flag(FLAG, bool, True,
@@ -177,7 +178,30 @@ def build(directory: Path | None = None) -> Path:
         finally:
             pycc_compiler.Flags = saved
         os.replace(Path(tmp) / target.name, target)
+    prune(target.parent, keep=KEEP_BUILDS)
     return target
+
+
+KEEP_BUILDS = 4
+"""Builds ``build`` leaves in its directory (the newest; others are of older sources, CPUs or
+numpy versions: ~1 MB each)."""
+
+
+def prune(directory: Path, keep: int) -> list[Path]:
+    """Delete all but the ``keep`` newest builds in ``directory`` (a process that loaded one
+    keeps its mapping); the deleted paths.  A file that cannot be deleted is left."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    builds = sorted((p for p in directory.glob(f"{_module_name('*')}{EXTENSION_SUFFIXES[0]}")
+                     if p.is_file()), key=lambda p: p.stat().st_mtime, reverse=True)
+    deleted = []
+    for path in builds[keep:]:
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        deleted.append(path)
+    return deleted
 
 
 def _adapter(name: str, kinds: tuple[str, ...], exports: dict, fallback):

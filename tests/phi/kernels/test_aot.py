@@ -290,3 +290,17 @@ def test_a_process_with_the_build_never_imports_numba(cache):
                          check=True, cwd=ROOT,
                          env={**os.environ, aot.CACHE_ENV: str(cache)})
     assert out.stdout.split() == ["Loops", "False"]
+
+
+def test_prune_keeps_the_newest_builds(tmp_path):
+    import time
+
+    paths = [aot.module_path(tmp_path, f"{i:020d}") for i in range(6)]
+    for i, path in enumerate(paths):
+        path.write_bytes(b"x")
+        os.utime(path, (time.time() - 100 + i, time.time() - 100 + i))  # 5 is the newest
+    other = tmp_path / "notes.txt"
+    other.write_text("kept")
+    deleted = aot.prune(tmp_path, keep=4)
+    assert sorted(deleted) == sorted(paths[:2])
+    assert all(p.exists() for p in paths[2:]) and other.exists()
