@@ -315,7 +315,7 @@ class _Builder:
         known to be an exact ndarray of that dtype and of non-0-d dims (its own guard ran, or
         was proven so), the result is an exact ndarray of that dtype and of the inputs'
         broadcast dims.  Its guard is then left out where those are the dims its readers
-        expect and the dtype they were bound to; a chain of such ops keeps only the guards of
+        expect and the dtype the plan says it makes; a chain of such ops keeps only the guards of
         what it reads from outside and of what other kernels made."""
         if inline is None or len(made) != 1 or not args or not all(a in known for a in args):
             return None

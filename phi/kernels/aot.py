@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 from phi import flags
 
-__all__ = ["CACHE_ENV", "EXPORTS", "FLAG", "KEEP_BUILDS", "build", "cache_dir", "load",
+__all__ = ["CACHE_ENV", "DTYPES", "EXPORTS", "FLAG", "KEEP_BUILDS", "build", "cache_dir", "load",
            "module_path", "prune", "tag"]
 
 FLAG = "FLAGS_kernel_aot"
@@ -61,7 +61,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "im2col": ("C4", "C3") + ("i",) * 11,
 }
 
-_DTYPES = {"float32": np.dtype(np.float32), "float64": np.dtype(np.float64)}
+#: the dtypes the compiled loops take: native-byte-order float32 / float64 (numba refuses
+#: other byte orders; an array of another dtype takes the numpy path); ``jit.DTYPES``
+DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _SCALARS = {"i": "int64", "f": "float64"}
 _LOOPS_SOURCE = Path(__file__).with_name("_jit_loops.py")
 
@@ -159,8 +161,8 @@ def build(directory: Path | None = None) -> Path:
     cc.verbose = False
     for name, kinds in EXPORTS.items():
         forward = _forwarder(name, len(kinds), getattr(_jit_loops, name))
-        for dtype in _DTYPES:
-            cc.export(f"{name}_{dtype}", _signature(kinds, dtype))(forward)
+        for dtype in DTYPES:
+            cc.export(f"{name}_{dtype.name}", _signature(kinds, dtype.name))(forward)
 
     class _GilReleasingFlags(pycc_compiler.Flags):
         """pycc's compile flags with the CPython wrappers releasing the GIL (``nogil``)."""
@@ -210,12 +212,10 @@ def _adapter(name: str, kinds: tuple[str, ...], exports: dict, fallback):
     arrays = tuple((i, int(kind[1:]), kind[0] == "C") for i, kind in enumerate(kinds)
                    if kind[0] in "CA")
     first = arrays[0][0]
-    f32, f64 = exports["float32"], exports["float64"]
-    float32, float64 = _DTYPES["float32"], _DTYPES["float64"]
 
     def call(*args):
         dtype = getattr(args[first], "dtype", None)
-        fn = f32 if dtype == float32 else f64 if dtype == float64 else None
+        fn = exports.get(dtype) if isinstance(dtype, np.dtype) else None
         if fn is not None and len(args) == len(kinds):
             for i, ndim, contiguous in arrays:
                 a = args[i]
@@ -244,7 +244,7 @@ class Loops:
     def __init__(self, module, fallback):
         self.module = module
         for name, kinds in EXPORTS.items():
-            exports = {dtype: getattr(module, f"{name}_{dtype}") for dtype in _DTYPES}
+            exports = {dtype: getattr(module, f"{name}_{dtype.name}") for dtype in DTYPES}
             setattr(self, name, _adapter(name, kinds, exports, fallback))
 
     def __repr__(self) -> str:

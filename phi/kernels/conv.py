@@ -249,6 +249,17 @@ def _im2col_gemm_by_rows(loops, x, wmat, rows: int, pads, ksize, strides, dilati
     return np.reshape(out, (1, wmat.shape[0], ho, wo))
 
 
+def _depthwise_compiled(loops, x, w, pads, strides, dilations, out_dims):
+    """The compiled depthwise loop (channels split over threads by ``jit.split``) -> a fresh
+    ``out_dims`` array."""
+    out = np.empty(out_dims, dtype=x.dtype)
+    o, kh, kw = w.shape[0], w.shape[2], w.shape[3]
+    jit.split(loops.depthwise, x.shape[1], math.prod(out_dims) * kh * kw,
+              np.ascontiguousarray(x), w.reshape(o, kh, kw), out, pads[0], pads[2], *strides,
+              *dilations)
+    return out
+
+
 def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     """Grouped convolution of an [N, C, *spatial] input (pads resolved and holding every
     window) -> [N, O, *out]."""
@@ -268,11 +279,8 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
              else None)
     if cg == 1 and groups == c and len(ksize) == 2:
         if loops is not None:
-            out = np.empty((n, o, *out_sizes), dtype=x.dtype)
-            jit.split(loops.depthwise, c, n * o * prod(out_sizes) * prod(ksize),
-                      np.ascontiguousarray(x), np.reshape(w, (o, *ksize)), out,
-                      pads[0], pads[2], *strides, *dilations)
-            return out
+            return _depthwise_compiled(loops, x, w, pads, strides, dilations,
+                                       (n, o, *out_sizes))
         return _depthwise(xp, x, w, pads, strides, dilations, out_sizes)
     if (loops is not None and groups == 1 and tuple(ksize) == (3, 3)
             and tuple(strides) == (1, 1) and tuple(dilations) == (1, 1)
@@ -475,7 +483,6 @@ def _bind_conv(kernel, order: tuple[str, ...]):
         strides = list(strides)
         gemm_1x1 = (groups == 1 and kh == kw == 1 and strides == [1, 1] and not any(pads))
         depthwise = cg == 1 and groups == c
-        work = n * o * length * kh * kw
 
         def planned(x, w):
             return (type(x) is nd and type(w) is nd and x.shape == xdims and w.shape == wdims
@@ -494,11 +501,8 @@ def _bind_conv(kernel, order: tuple[str, ...]):
                 if planned(x, w):
                     loops = jit.kernels()
                     if loops is not None:
-                        out = np.empty(out_dims, dtype=dtype)
-                        jit.split(loops.depthwise, c, work, np.ascontiguousarray(x),
-                                  w.reshape(o, kh, kw), out, pads[0], pads[2], *strides,
-                                  *dils)
-                        return out
+                        return _depthwise_compiled(loops, x, w, pads, strides, dils,
+                                                   out_dims)
                 return kernel(ctx, x, w, *attrs)
         else:
             def bound(x, w):

@@ -25,15 +25,12 @@ from __future__ import annotations
 import os
 import threading
 
-import numpy as np
 from phi import flags
 from phi.kernels import aot
 
 __all__ = ["DTYPES", "FLAG", "THREADS_FLAG", "kernels", "split"]
 
-#: the dtypes the compiled loops take: native-byte-order float32 / float64 (numba refuses
-#: other byte orders; an array of another dtype takes the numpy path)
-DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+DTYPES = aot.DTYPES  # the dtypes the compiled loops take (one table for both builds)
 
 FLAG = "FLAGS_kernel_numba"
 flags.define_flag(FLAG, bool, True,
