@@ -120,6 +120,11 @@ def _frozen_delattr(self, name):
 
 
 def _build(cls: type, frozen: bool, eq: bool) -> type:
+    for base in cls.__mro__[1:]:
+        if "__attrs_records__" in base.__dict__:
+            raise TypeError(f"{cls.__qualname__}: a record cannot subclass the record "
+                            f"{base.__qualname__} (phi.core.records takes each class's own "
+                            "fields only; use attrs for record inheritance)")
     own = cls.__dict__
     annotations = own.get("__annotations__", {})
     attributes: list[Attribute] = []

@@ -115,12 +115,9 @@ class KernelFactory:
         build every deferred kernel."""
         if not self._index.pending and not self._deferred:
             return
-        with self._index.lock:
-            for m in self._index.order:
-                importlib.import_module(m)
-            for name in list(self._deferred):
-                self._build_deferred(name)
-            self._index.pending.clear()
+        with self._index.lock:  # one hold: a lookup meanwhile waits for both
+            self._index.import_all()
+            self.build_deferred()
 
     def defer(self, name: str, build: _DeferredBuild) -> None:
         """A built-in module's registration of ``name`` whose kernels ``build()`` makes (and
@@ -363,7 +360,7 @@ class LazyIndex:
 
     def import_for(self, name: str) -> None:
         """Import ``name``'s modules (the caller holds ``lock`` and drops ``name`` from
-        ``pending`` when whatever else it builds is in)."""
+        ``pending`` when whatever else it builds is in: KernelFactory's deferred kernels)."""
         for m in self.pending.get(name, ()):
             importlib.import_module(m)
 
@@ -376,10 +373,13 @@ class LazyIndex:
             self.pending.pop(name, None)
 
     def import_all(self) -> None:
-        """Import every module not imported yet (the caller holds ``lock``)."""
-        for m in self.order:
-            importlib.import_module(m)
-        self.pending.clear()
+        """Import every module not imported yet (cheap when nothing is left)."""
+        if not self.pending:
+            return
+        with self.lock:
+            for m in self.order:
+                importlib.import_module(m)
+            self.pending.clear()
 
 
 def _sorted_keys(kernels: Iterable[KernelKey]) -> list[KernelKey]:

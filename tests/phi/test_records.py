@@ -169,3 +169,16 @@ def test_no_attrs_import_and_the_attrs_baseline():
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         assert done.stdout.strip() == want
+
+
+def test_subclassing_a_record_is_refused_by_name():
+    from phi.core import records
+
+    @records.frozen
+    class Base:
+        a: int
+
+    with pytest.raises(TypeError, match="Child: a record cannot subclass the record .*Base"):
+        @records.frozen
+        class Child(Base):
+            b: int

@@ -52,10 +52,7 @@ def ensure_loaded(op_type: str) -> None:
 
 def load_all_fluid_kernels() -> None:
     """Import every fluid kernel module not imported yet."""
-    if not _INDEX.pending:
-        return
-    with _INDEX.lock:
-        _INDEX.import_all()
+    _INDEX.import_all()
 
 
 class FluidKernel:
