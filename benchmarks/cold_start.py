@@ -237,7 +237,9 @@ def main(argv: list[str] | None = None) -> int:
                     [py, "-c", "import numpy; print(1, flush=True)"], env, tree)[0])
         print(f"cold start of `fluid-compat run {model.name}` (median of {args.runs} fresh "
               f"processes, {'no bytecode cache' if args.no_pyc else 'bytecode cached'}; "
-              f"seconds; target {TARGET_S[0]}-{TARGET_S[1]} s, onnxruntime on this machine)")
+              "seconds; target: " + ("onnxruntime's first output, measured below)" if onnx_times
+                                      else f"{TARGET_S[0]}-{TARGET_S[1]} s, onnxruntime's range "
+                                      "recorded in issue 14)"))
         print(f"  {'tree':40s} {'first output':>12s} {'exit':>8s} {'import':>8s} "
               f"{'python+numpy':>13s}")
         ort_s = statistics.median(onnx_times) if onnx_times else None

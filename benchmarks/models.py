@@ -218,6 +218,11 @@ def bare_chain_fn(model_dir: Path, feed: dict, scope):
     return bare
 
 
+def _err_text(err: float | None) -> str:
+    """A plain-path error for the table ('-': the model has no float output to compare)."""
+    return "-" if err is None else f"{err:.1e}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
@@ -253,7 +258,7 @@ def main() -> None:
               f"{r['unfused_ms']:>12.3f}{r['peak_rss_mb']:>13.1f}"
               f"{(f'{outside:.2f}' if outside is not None else '-'):>15}"
               f"{(f'{bare:.3f}' if bare else '-'):>10}"
-              + (f"{r['plain_ms']:>10.3f}{r['plain_err']:>11.1e}"
+              + (f"{r['plain_ms']:>10.3f}{_err_text(r['plain_err']):>11}"
                  if args.plain_kernels and r.get("plain_ms") is not None else ""))
     chains = [r for r in rows if r["model"].startswith("chain200_") and
               r["outside_kernels_us_per_op"] is not None]

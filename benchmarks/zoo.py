@@ -255,7 +255,7 @@ def targets(rows: list[dict], chains: list[dict], cold: dict | None,
     out.append({"target": f"planned 200-op chain <= {CHAIN_TARGET_US:g} us/op over bare numpy",
                 "value": worst["us_per_op"] if worst else None, "limit": CHAIN_TARGET_US,
                 "verdict": _verdict(worst["us_per_op"] if worst else None, CHAIN_TARGET_US),
-                "detail": (f"worst {worst['model']}: {worst['us_per_op']:.2f} us/op "
+                "detail": (f"worst {worst['model']}: {worst['us_per_op']:.2f} us/op, paired "
                            f"({worst['bridge_ms']:.3f} ms against {worst['numpy_ms']:.3f} ms)"
                            if worst else "no chain measured")})
     ratios = []
@@ -330,7 +330,8 @@ def report(rows, chains, cold, results, stat: str = "median") -> None:
             print(f"  {r['model']} --compare bridge: {eng['compare']['error']}")
     for c in chains:
         print(f"{c['model']:<24}bridge {c['bridge_ms']:.3f} ms, bare numpy {c['numpy_ms']:.3f} ms"
-              f" over {c['ops']} ops: {c['us_per_op']:.2f} us/op")
+              f" over {c['ops']} ops: {c['us_per_op']:.2f} us/op (median of the rounds' paired"
+              " differences, not of the medians shown)")
     if cold is not None:
         for side, v in cold.items():
             runs = ", ".join(f"{t:.3f}" for t in v["runs"])

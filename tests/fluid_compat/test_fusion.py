@@ -331,7 +331,7 @@ def test_compiled_epilogue_equals_op_by_op(depthwise, act, threads, monkeypatch)
     (step,) = _fused_steps(exe)
     assert step.runs == 2
     code = {None: 0, "relu": 1, "relu6": 2}[act]
-    assert applied.count(code) >= 2  # the fused runs (each part of a split counts)
+    assert applied.count(code) == 2 * threads  # 2 fused runs, each in `threads` parts
     assert conv  # the compiled depthwise loop or Winograd ran
     ref = _reference(program, scope, {"x": x}, [last])[0]
     for out in runs:
@@ -435,7 +435,7 @@ def test_compiled_residual_epilogue_equals_op_by_op(act, threads, monkeypatch):
     finally:
         set_flags(saved)
     code = {None: 0, "relu": 1, "relu6": 2}[act]
-    assert applied.count(code) >= 2
+    assert applied.count(code) == 2 * threads  # 2 fused runs, each in `threads` parts
     ref = _reference(program, scope, feed, [last])[0]
     for out in runs:
         assert_close_to_op_by_op(out, ref)

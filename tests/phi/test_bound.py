@@ -291,3 +291,44 @@ def test_conv(numba, gemm_1x1):
                       [_meta(xe), _meta(w1)]) is None
     assert bound.bind(conv2d, CTX, ([1, 1], [0, 0], "EXPLICIT", [1, 1], 4, "NCHW"),
                       [_meta(x1), _meta(w1)]) is None
+    xi, wi = np.zeros(x1b.shape, np.int32), np.zeros(w1b.shape, np.int32)
+    assert bound.bind(conv2d, CTX, ([1, 1], [0, 0], "EXPLICIT", [1, 1], 1, "NCHW"),
+                      [_meta(xi), _meta(wi)]) is None
+
+
+def test_bound_conv_reads_its_flags_on_every_call(monkeypatch):
+    # bound with the 1x1 GEMM and the compiled loops on; switched off afterwards, the same
+    # bound forms leave those paths (and still give the kernel's bits)
+    from phi.kernels import jit
+
+    x1, w1 = _conv_case((1, 6, 5, 4), (8, 6, 1, 1))
+    xd, wd = _conv_case((1, 5, 9, 8), (5, 1, 3, 3))
+    b1 = bound.bind(conv2d, CTX, ([1, 1], [0, 0], "EXPLICIT", [1, 1], 1, "NCHW"),
+                    [_meta(x1), _meta(w1)])
+    dw_attrs = ([1, 1], [1, 1], "EXPLICIT", 5, [1, 1], "NCHW")
+    bd = bound.bind(depthwise_conv2d, CTX, dw_attrs, [_meta(xd), _meta(wd)])
+    from phi.kernels import conv as conv_module
+
+    general = []  # calls of the kernel's general path (the bound GEMM does not take it)
+    conv_nchw = conv_module._conv_nchw
+    monkeypatch.setattr(conv_module, "_conv_nchw",
+                        lambda *a: general.append(1) or conv_nchw(*a))
+    loops = jit.kernels()
+    loops_calls = []
+    if loops is not None:
+        depthwise = loops.depthwise
+        monkeypatch.setattr(loops, "depthwise",
+                            lambda *a: loops_calls.append(1) or depthwise(*a))
+    try:
+        for on in (True, False):
+            set_flags({"FLAGS_conv_1x1_gemm": on, "FLAGS_kernel_numba": on})
+            general.clear()
+            loops_calls.clear()
+            _same(b1(x1, w1), conv2d(CTX, x1, w1, [1, 1], [0, 0], "EXPLICIT", [1, 1], 1,
+                                      "NCHW"))
+            assert len(general) == (1 if on else 2)  # the reference kernel's; off: the bound's
+            _same(bd(xd, wd), depthwise_conv2d(CTX, xd, wd, *dw_attrs))
+            if loops is not None:
+                assert len(loops_calls) == (2 if on else 0)
+    finally:
+        set_flags({"FLAGS_conv_1x1_gemm": True, "FLAGS_kernel_numba": True})
