@@ -314,7 +314,9 @@ class ConvEpilogueStep:
         if (xp is np and dtype is self._coef_dtype
                 and type(mean) is nd and type(variance) is nd and type(scale) is nd
                 and type(bias) is nd and mean.dtype is dtype and variance.dtype is dtype
-                and scale.dtype is dtype and bias.dtype is dtype):
+                and scale.dtype is dtype and bias.dtype is dtype
+                and mean.flags.c_contiguous and variance.flags.c_contiguous
+                and scale.flags.c_contiguous and bias.flags.c_contiguous):
             loops = jit.kernels()
             if loops is not None:
                 new_scale = np.empty(mean.shape, dtype)

@@ -226,16 +226,36 @@ def _adapter(name: str, kinds: tuple[str, ...], exports: dict, fallback):
                 return fn(*args)
         loops = fallback()
         if loops is None:
-            raise TypeError(
-                f"compiled loop {name}: the ahead-of-time build takes arguments "
-                f"{kinds} (module phi.kernels.aot), got "
-                f"{[getattr(a, 'dtype', type(a).__name__) for a in args]}, and numba, the "
-                "JIT path for other arguments, is not installed")
+            raise TypeError(f"compiled loop {name}: {_refused(kinds, arrays, args)}; the "
+                            "ahead-of-time build (phi.kernels.aot) takes no other, and numba, "
+                            "the JIT path for other arguments, is not installed")
         return getattr(loops, name)(*args)
 
     call.__name__ = call.__qualname__ = name
     call.__doc__ = f"The ahead-of-time build of ``_jit_loops.{name}`` (module phi.kernels.aot)."
     return call
+
+
+def _refused(kinds, arrays, args) -> str:
+    """Which argument an export does not take, and what it needs."""
+    if len(args) != len(kinds):
+        return f"{len(args)} arguments given, {len(kinds)} expected"
+    first = args[arrays[0][0]]
+    dtype = getattr(first, "dtype", None)
+    if not (isinstance(dtype, np.dtype) and dtype in DTYPES):
+        return (f"argument {arrays[0][0]} has dtype {dtype}, expected native float32 or "
+                "float64")
+    for i, ndim, contiguous in arrays:
+        a = args[i]
+        need = (f"a {ndim}-D {'C-contiguous ' if contiguous else ''}numpy array of "
+                f"{dtype}")
+        if type(a) is not np.ndarray:
+            return f"argument {i} is a {type(a).__name__}, expected {need}"
+        if a.dtype != dtype or a.ndim != ndim:
+            return f"argument {i} is a {a.ndim}-D array of {a.dtype}, expected {need}"
+        if not (a.flags.c_contiguous if contiguous else a.flags.aligned):
+            return f"argument {i} has strides {a.strides}, expected {need}"
+    return "arguments refused"
 
 
 class Loops:

@@ -255,8 +255,8 @@ def _depthwise_compiled(loops, x, w, pads, strides, dilations, out_dims):
     out = np.empty(out_dims, dtype=x.dtype)
     o, kh, kw = w.shape[0], w.shape[2], w.shape[3]
     jit.split(loops.depthwise, x.shape[1], math.prod(out_dims) * kh * kw,
-              np.ascontiguousarray(x), w.reshape(o, kh, kw), out, pads[0], pads[2], *strides,
-              *dilations)
+              np.ascontiguousarray(x), np.ascontiguousarray(w).reshape(o, kh, kw), out,
+              pads[0], pads[2], *strides, *dilations)
     return out
 
 

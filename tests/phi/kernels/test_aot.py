@@ -189,8 +189,31 @@ def test_other_arguments_take_the_jit_path(built, monkeypatch):
 def test_without_numba_other_arguments_are_a_clear_error(built):
     loops = aot.Loops(built.module, lambda: None)
     x = np.zeros((1, 2, 6, 6), np.float16)
-    with pytest.raises(TypeError, match="depthwise.*numba"):
+    with pytest.raises(TypeError, match="depthwise: argument 0 has dtype float16.*numba"):
         loops.depthwise(x, x[0], x, 1, 1, 1, 1, 1, 1, 0, 2)
+    y = np.zeros((1, 2, 6, 6), np.float32)
+    w = np.zeros((2, 3, 6), np.float32)[:, :, ::2]  # a strided filter view
+    with pytest.raises(TypeError, match=r"argument 1 has strides \(72, 24, 8\), expected a "
+                                        "3-D C-contiguous numpy array of float32"):
+        loops.depthwise(y, w, y, 1, 1, 1, 1, 1, 1, 0, 2)
+
+
+def test_a_flipped_filter_runs_on_the_build_without_numba(built, monkeypatch):
+    # the kernels hand the build C-contiguous arrays: a filter view (flipped taps) still
+    # convolves with no JIT to fall back to
+    from types import SimpleNamespace
+
+    from phi.kernels import conv
+
+    monkeypatch.setattr(jit, "_STATE", {True: aot.Loops(built.module, lambda: None)})
+    x = RNG.standard_normal((1, 3, 7, 6)).astype(np.float32)
+    w = RNG.standard_normal((3, 1, 3, 3)).astype(np.float32)[:, :, ::-1, ::-1]
+    got = conv.depthwise_conv2d(SimpleNamespace(xp=np), x, w, [1, 1], [1, 1], "EXPLICIT", 3,
+                                [1, 1], "NCHW")
+    set_flags({jit.FLAG: False})
+    want = conv.depthwise_conv2d(SimpleNamespace(xp=np), x, np.ascontiguousarray(w), [1, 1],
+                                 [1, 1], "EXPLICIT", 3, [1, 1], "NCHW")
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
 def test_kernels_prefers_the_build_flag_off_takes_the_jit(built):

@@ -46,7 +46,7 @@ def calls(monkeypatch):
     loops = jit.kernels()
     if loops is None:
         return counts
-    for name in (*SPLIT_LOOPS, "winograd_weight", "max_pool2d"):
+    for name in (*SPLIT_LOOPS, "winograd_weight", "max_pool2d", "im2col"):
         fn = getattr(loops, name)
 
         def counted(*args, _fn=fn, _name=name):
@@ -192,6 +192,9 @@ DEPTHWISE_CASES = [
     (1, 2, 1, 2, 2, 3, [1, 1], [0, 0], "EXPLICIT", [1, 1], "NCHW"),      # window overhangs
     (1, 2, 1, 1, 1, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
     (1, 2, 1, 6, 6, 3, [1, 1], [4, 4], "EXPLICIT", [1, 1], "NCHW"),      # padding-only rows
+    # outputs >= 24 wide: the 3x3 loop's by-rows branch (stride 1, and stride 2 with phases)
+    (1, 3, 1, 9, 30, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
+    (1, 3, 2, 7, 52, 3, [2, 2], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
 ]
 
 
@@ -489,13 +492,15 @@ IM2COL_CASES = [
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", IM2COL_CASES)
-def test_compiled_im2col_bitwise_equal_to_numpy(case, dtype):
+def test_compiled_im2col_bitwise_equal_to_numpy(case, dtype, calls):
     # the compiled im2col copies the same taps (zeros outside x) for the same GEMM
     xs, ws, strides, paddings, algorithm, dils, groups, fmt = case
     x = RNG.standard_normal(xs).astype(dtype)
     w = RNG.standard_normal(ws).astype(dtype)
     args = (x, w, strides, paddings, algorithm, dils, groups, fmt)
     on = _run("conv2d", *args, {**SLOW, "FLAGS_kernel_numba": True})
+    if jit.kernels() is not None and on.size:
+        assert calls.get("im2col") == 1  # the compiled im2col made the columns
     off = _run("conv2d", *args, SLOW)
     np.testing.assert_array_equal(on, off)
     _assert_near(on, reference_conv(*args), 1e-5 if dtype == np.float32 else 1e-12)
