@@ -22,6 +22,7 @@ when everything was read and checked.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import struct
 import sys
@@ -94,6 +95,13 @@ class _BufferSource:
         self.pos += n
         return out
 
+    def read_array(self, numel: int, dtype: np.dtype, what: str, copy: bool) -> np.ndarray:
+        """The next ``numel`` elements: a view of the buffer, or a copy when ``copy`` or when
+        the view would not be aligned to the dtype (a record's data starts wherever its
+        header ends; numpy hands misaligned operands to slow non-BLAS loops)."""
+        array = np.frombuffer(self.read(numel * dtype.itemsize, what), dtype=dtype)
+        return array.copy() if copy or not array.flags.aligned else array
+
 
 class _StreamSource:
     """Reads from a binary stream (file object)."""
@@ -116,11 +124,58 @@ class _StreamSource:
         self.pos += n
         return buf
 
+    def read_array(self, numel: int, dtype: np.dtype, what: str, copy: bool) -> np.ndarray:
+        array = np.frombuffer(self.read(numel * dtype.itemsize, what), dtype=dtype)
+        return array.copy() if not array.flags.aligned else array  # the bytes are its own
+
+
+class _FileSource:
+    """Reads a file of known size: the small fields through the file's buffer, each payload
+    straight into a fresh numpy array (aligned, writable, read once, no copy of the file)."""
+
+    def __init__(self, f: BinaryIO, size: int) -> None:
+        self.f = f
+        self.size = size
+        self.pos = 0
+
+    def remaining(self) -> int:
+        return self.size - self.pos
+
+    def _check(self, n: int, what: str) -> None:
+        if n > self.size - self.pos:
+            raise _Corrupt(
+                f"truncated: {what} needs {n} bytes at offset {self.pos}, "
+                f"only {self.size - self.pos} left"
+            )
+
+    def read(self, n: int, what: str) -> bytes:
+        self._check(n, what)
+        data = self.f.read(n)
+        if len(data) != n:  # the file shrank while being read
+            raise _Corrupt(f"truncated: {what} needs {n} bytes at offset {self.pos}")
+        self.pos += n
+        return data
+
+    def read_array(self, numel: int, dtype: np.dtype, what: str, copy: bool) -> np.ndarray:
+        n = numel * dtype.itemsize
+        self._check(n, what)
+        array = np.empty(numel, dtype=dtype)
+        view = memoryview(array).cast("B")
+        got = 0
+        while got < n:
+            k = self.f.readinto(view[got:])
+            if not k:
+                raise _Corrupt(f"truncated: {what} needs {n} bytes at offset {self.pos}")
+            got += k
+        self.pos += n
+        return array
+
 
 # -- one record --------------------------------------------------------------------------------
 
 
-def _read_record(src: _BufferSource | _StreamSource, copy: bool) -> tuple[np.ndarray, LoD]:
+def _read_record(src: _BufferSource | _StreamSource | _FileSource,
+                 copy: bool) -> tuple[np.ndarray, LoD]:
     (version,) = _U32.unpack(src.read(4, "the record version"))
     if version != 0:
         raise _Corrupt(f"record version is {version}, only version 0 exists")
@@ -156,13 +211,10 @@ def _read_record(src: _BufferSource | _StreamSource, copy: bool) -> tuple[np.nda
     numel = 1
     for d in dims:
         numel *= d
-    nbytes = numel * np_dtype.itemsize
-    raw = src.read(nbytes, f"the data of a {dtype} tensor of shape {list(dims)}")
-    array = np.frombuffer(raw, dtype=np_dtype).reshape(dims)
+    array = src.read_array(numel, np_dtype, f"the data of a {dtype} tensor of shape "
+                           f"{list(dims)}", copy and _LITTLE).reshape(dims)
     if not _LITTLE:
         array = array.byteswap()
-    elif copy:
-        array = array.copy()
     return array, tuple(lod)
 
 
@@ -266,20 +318,20 @@ def _check_against(var: VarDesc, array: np.ndarray, path: str | None, verb: str)
             )
 
 
-def _read_all(source: PathOrBytes) -> tuple[bytearray | bytes | memoryview, str | None]:
+@contextlib.contextmanager
+def _opened(source: PathOrBytes):
+    """(source of records, copy, path): a file is read record by record, each payload straight
+    into its own array (one read, no copy of the file held beside the arrays); bytes are
+    viewed and every array copied out of them (the arrays never alias the caller's buffer)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytearray(source), None
+        yield _BufferSource(source), True, None
+        return
     path = os.fspath(source)
     try:
         with open(path, "rb") as f:
-            size = os.fstat(f.fileno()).st_size
-            buf = bytearray(size)
-            got = f.readinto(buf)
-            if got != size:
-                raise ProgramFileError(f"read {got} bytes of {size}", path=path)
+            yield _FileSource(f, os.fstat(f.fileno()).st_size), False, path
     except OSError as e:
         raise ProgramFileError(f"cannot read: {e.strerror}", path=path) from None
-    return buf, path
 
 
 def load_combined_params(
@@ -290,8 +342,12 @@ def load_combined_params(
     Checks that there is one record per variable of :func:`combined_param_vars`, that dtype and
     shape agree with each VarDesc, and that no byte is left over.  The arrays are writable.
     """
-    data, path = _read_all(source)
-    src = _BufferSource(data)
+    with _opened(source) as (src, copy, path):
+        return _read_combined(src, copy, path, program)
+
+
+def _read_combined(src, copy: bool, path: str | None,
+                   program: ProgramDesc) -> dict[str, tuple[np.ndarray, LoD]]:
     names = combined_param_vars(program)
     out: dict[str, tuple[np.ndarray, LoD]] = {}
     for k, var in enumerate(names):
@@ -305,7 +361,7 @@ def load_combined_params(
             )
         start = src.pos
         try:
-            array, lod = _read_record(src, copy=False)
+            array, lod = _read_record(src, copy=copy)
         except _Corrupt as e:
             raise ProgramFileError(
                 f"record {k + 1} of {len(names)} (from offset {start}): {e}",
@@ -376,18 +432,18 @@ def load_separate_params(
             raise ProgramFileError(
                 "missing: no file for this persistable variable", path=path, var_name=var.name
             )
-        data, _ = _read_all(path)
-        src = _BufferSource(data)
-        try:
-            array, lod = _read_record(src, copy=False)
-        except _Corrupt as e:
-            raise ProgramFileError(str(e), path=path, var_name=var.name) from None
-        if src.remaining():
-            raise ProgramFileError(
-                f"{src.remaining()} bytes follow the tensor record (expected exactly one record)",
-                path=path,
-                var_name=var.name,
-            )
+        with _opened(path) as (src, copy, _):
+            try:
+                array, lod = _read_record(src, copy=copy)
+            except _Corrupt as e:
+                raise ProgramFileError(str(e), path=path, var_name=var.name) from None
+            if src.remaining():
+                raise ProgramFileError(
+                    f"{src.remaining()} bytes follow the tensor record (expected exactly one "
+                    "record)",
+                    path=path,
+                    var_name=var.name,
+                )
         _check_against(var, array, path, "the file has")
         out[var.name] = (array, lod)
     return out

@@ -320,3 +320,67 @@ def test_missing_file() -> None:
     program, _ = _mlp()
     with pytest.raises(ProgramFileError, match="no_such.pdiparams"):
         load_combined_params("/nonexistent/no_such.pdiparams", program)
+
+
+# ---------------------------------------------------------------------------------------------
+# where the loaded arrays live: a record's data starts wherever its header ends (an odd offset
+# after a 3-byte record here), and numpy hands misaligned operands to its slow non-BLAS loops
+
+
+def _misaligning_program() -> tuple[ProgramDesc, dict[str, np.ndarray]]:
+    program = ProgramDesc()
+    block = program.global_block
+    block.create_var("a", dtype="uint8", shape=[3], persistable=True)
+    block.create_var("b", dtype="float32", shape=[4, 3], persistable=True)
+    block.create_var("c", dtype="float64", shape=[5], persistable=True)
+    values = {"a": np.array([7, 8, 9], np.uint8),
+              "b": np.arange(12, dtype=np.float32).reshape(4, 3) / 7,
+              "c": np.linspace(-1, 1, 5)}
+    return program, values
+
+
+def _check_loaded(loaded: dict, values: dict, buffers: tuple = ()) -> None:
+    for name, value in values.items():
+        array, lod = loaded[name]
+        np.testing.assert_array_equal(array, value)
+        assert array.dtype == value.dtype and lod == ()
+        assert array.flags.aligned and array.flags.c_contiguous and array.flags.writeable
+        assert array.ctypes.data % array.dtype.itemsize == 0
+        for buf in buffers:  # never a view of the caller's bytes
+            assert not np.shares_memory(array, np.frombuffer(buf, np.uint8))
+
+
+def test_loaded_arrays_are_aligned(tmp_path: Path) -> None:
+    program, values = _misaligning_program()
+    data = serialize_combined_params(program, values)
+    # the float32 record's data really starts at an odd offset of the file
+    b_data = len(tensor_to_bytes(values["a"])) + len(tensor_to_bytes(values["b"])) - 48
+    assert b_data % 4 != 0
+    path = tmp_path / "p.pdiparams"
+    path.write_bytes(data)
+    _check_loaded(load_combined_params(path, program), values)
+    buf = bytearray(data)
+    loaded = load_combined_params(buf, program)
+    _check_loaded(loaded, values, (buf,))
+    loaded["b"][0][0, 0] = 99  # the arrays are the caller's own: the bytes stay as they were
+    assert bytes(buf) == data
+    save_separate_params(tmp_path / "sep", program, values)
+    _check_loaded(load_separate_params(tmp_path / "sep", program), values)
+    for raw in (tensor_to_bytes(values["b"]), b"\0" + tensor_to_bytes(values["b"])):
+        view = memoryview(raw)[len(raw) - len(tensor_to_bytes(values["b"])):]
+        array, _ = tensor_from_bytes(view)
+        assert array.flags.aligned and not np.shares_memory(array, np.frombuffer(raw, np.uint8))
+        stream = io.BytesIO(bytes(view))
+        array, _ = read_tensor(stream)
+        np.testing.assert_array_equal(array, values["b"])
+        assert array.flags.aligned
+
+
+def test_truncated_file_is_refused_before_allocating(tmp_path: Path) -> None:
+    program, values = _misaligning_program()
+    data = serialize_combined_params(program, values)
+    path = tmp_path / "p.pdiparams"
+    path.write_bytes(data[:-3])
+    with pytest.raises(ProgramFileError, match="variable 'c'.*record 3 of 3.*truncated: the "
+                       "data of a float64 tensor of shape \\[5\\] needs 40 bytes.*only 37 left"):
+        load_combined_params(path, program)
