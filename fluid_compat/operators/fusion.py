@@ -281,11 +281,24 @@ class ConvEpilogueStep:
         xp = self._xp
         x, w = args
         mean, variance, scale, bias = stats
-        new_scale, new_bias = self._coefficients(xp, mean, variance, scale, bias, w.dtype)
         # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale, + new_bias),
         # then the residual's add (elementwise.add: + other) and the activation
         conv_fn = self._conv_fn
         y = conv_fn(x, w) if conv_fn is not None else conv2d_compute(ctx, x, w, *attrs)
+        loops = self._one_call(y, stats, other)
+        if loops is not None:
+            # the coefficients and the epilogue in one compiled call (the same operations)
+            y3 = y.reshape(y.shape[0], y.shape[1], -1)
+            if other is None:
+                jit.split(loops.bn_affine_act, y.shape[1], y.size, y3, mean, variance, scale,
+                          bias, self._epsilon, self._act_code)
+            else:
+                jit.split(loops.bn_affine_add_act, y.shape[1], y.size, y3, mean, variance,
+                          scale, bias, self._epsilon, other.reshape(y3.shape), self._act_code)
+            out_var, dtype, place, layout = self._out
+            out_var.value = DenseTensor(y, dtype, place, layout)
+            return None
+        new_scale, new_bias = self._coefficients(xp, mean, variance, scale, bias, w.dtype)
         loops = self._loops(y, new_scale, new_bias, other)
         if loops is not None:
             # the same float operations in one compiled pass (channels split over threads)
@@ -326,6 +339,20 @@ class ConvEpilogueStep:
                 return new_scale, new_bias
         return global_stats_coefficients(xp, mean, variance, scale, bias, self._epsilon,
                                          dtype)
+
+    def _one_call(self, y, stats, other):
+        """The compiled loops when one call can compute batch_norm's coefficients and the
+        whole epilogue: the cases of both ``_coefficients``' compiled pass (float numpy
+        statistics of the filter's dtype, C-contiguous, one per channel) and ``_loops``."""
+        dt = self._coef_dtype
+        if dt is None or type(y) is not np.ndarray or y.dtype is not dt:
+            return None
+        c = y.shape[1]
+        for a in stats:
+            if (type(a) is not np.ndarray or a.dtype is not dt or a.shape != (c,)
+                    or not a.flags.c_contiguous):
+                return None
+        return self._loops(y, stats[2], stats[3], other)
 
     def _loops(self, y, new_scale, new_bias, other):
         """The compiled loops (module ``phi.kernels.jit``) when they can run this epilogue: NCHW,

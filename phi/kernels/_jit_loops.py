@@ -6,7 +6,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["affine_act", "affine_add_act", "bn_coefficients", "depthwise", "im2col",
+__all__ = ["affine_act", "affine_add_act", "bn_affine_act", "bn_affine_add_act",
+           "bn_coefficients", "depthwise", "im2col",
            "max_pool2d", "winograd_input", "winograd_output", "winograd_weight"]
 
 _JIT = numba.njit(cache=True, nogil=True)
@@ -420,12 +421,38 @@ def bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias):
     norm.global_stats_coefficients in its order and dtype (each rounded): inv_std =
     1 / sqrt(variance + T(epsilon)), new_scale = inv_std * scale, new_bias = bias -
     mean * inv_std * scale; one pass instead of seven numpy calls."""
+    _bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, 0,
+                     mean.shape[0])
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def _bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, c0, c1):
+    """bn_coefficients for the channels c0 .. c1."""
     one = new_scale.dtype.type(1)
     eps = new_scale.dtype.type(epsilon)
-    for ch in range(mean.shape[0]):
+    for ch in range(c0, c1):
         inv_std = one / np.sqrt(variance[ch] + eps)
         new_scale[ch] = inv_std * scale[ch]
         new_bias[ch] = bias[ch] - mean[ch] * inv_std * scale[ch]
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def bn_affine_act(y, mean, variance, scale, bias, epsilon, act, c0, c1):
+    """The conv_bn step's epilogue in one call: bn_coefficients, then affine_act, for the
+    channels c0 .. c1 of y [N, C, L] (the same operations: the same bits)."""
+    new_scale = np.empty(mean.shape[0], dtype=y.dtype)
+    new_bias = np.empty(mean.shape[0], dtype=y.dtype)
+    _bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, c0, c1)
+    affine_act(y, new_scale, new_bias, act, c0, c1)
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def bn_affine_add_act(y, mean, variance, scale, bias, epsilon, other, act, c0, c1):
+    """bn_affine_act with affine_add_act's residual (other: y's dims, C-contiguous)."""
+    new_scale = np.empty(mean.shape[0], dtype=y.dtype)
+    new_bias = np.empty(mean.shape[0], dtype=y.dtype)
+    _bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, c0, c1)
+    affine_add_act(y, new_scale, new_bias, other, act, c0, c1)
 
 
 @_JIT

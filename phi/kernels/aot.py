@@ -58,6 +58,8 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "affine_act": ("C3", "C1", "C1", "i", "i", "i"),
     "affine_add_act": ("C3", "C1", "C1", "C3", "i", "i", "i"),
     "bn_coefficients": ("C1",) * 4 + ("f", "C1", "C1"),
+    "bn_affine_act": ("C3",) + ("C1",) * 4 + ("f", "i", "i", "i"),
+    "bn_affine_add_act": ("C3",) + ("C1",) * 4 + ("f", "C3", "i", "i", "i"),
     "im2col": ("C4", "C3") + ("i",) * 11,
 }
 

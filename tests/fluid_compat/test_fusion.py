@@ -293,19 +293,25 @@ def test_paddle_models_fuse_and_still_match_paddle(model):
         np.testing.assert_allclose(b, np.load(model_dir / f["file"]), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("one_call", [True, False])
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("act", [None, "relu", "relu6"])
 @pytest.mark.parametrize("depthwise", [False, True])
-def test_compiled_epilogue_equals_op_by_op(depthwise, act, threads, monkeypatch):
-    # after the compiled depthwise loop or Winograd, the compiled affine_act pass writes
-    # y * new_scale + new_bias (+ act): the bits of op by op, split over threads or not
+def test_compiled_epilogue_equals_op_by_op(depthwise, act, threads, one_call, monkeypatch):
+    # after the compiled depthwise loop or Winograd, the compiled bn_affine_act pass (or
+    # bn_coefficients, then affine_act) writes y * new_scale + new_bias (+ act): the bits of
+    # op by op, split over threads or not
+    from fluid_compat.operators.fusion import ConvEpilogueStep
     from phi.kernels import jit
 
     loops = jit.kernels()
     if loops is None:
         pytest.skip("numba is not installed")
     applied = []
-    fn = loops.affine_act
+    loop = "bn_affine_act" if one_call else "affine_act"
+    if not one_call:
+        monkeypatch.setattr(ConvEpilogueStep, "_one_call", lambda *a: None)
+    fn = getattr(loops, loop)
     conv = []
     name = "depthwise" if depthwise else "winograd_output"
     conv_fn = getattr(loops, name)
@@ -315,7 +321,7 @@ def test_compiled_epilogue_equals_op_by_op(depthwise, act, threads, monkeypatch)
         applied.append(args[-3])  # act
         return fn(*args)
 
-    monkeypatch.setattr(loops, "affine_act", counted)
+    monkeypatch.setattr(loops, loop, counted)
     monkeypatch.setattr(jit, "MIN_SPLIT_WORK", 0)
     saved = get_flags(["FLAGS_kernel_threads"])
     set_flags({"FLAGS_kernel_threads": threads})
@@ -407,18 +413,22 @@ def test_residual_of_other_dims_runs_the_members_then_rearms():
     assert step.last_fused
 
 
+@pytest.mark.parametrize("one_call", [True, False])
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("act", [None, "relu", "relu6"])
-def test_compiled_residual_epilogue_equals_op_by_op(act, threads, monkeypatch):
+def test_compiled_residual_epilogue_equals_op_by_op(act, threads, one_call, monkeypatch):
+    from fluid_compat.operators.fusion import ConvEpilogueStep
     from phi.kernels import jit
 
     loops = jit.kernels()
     if loops is None:
         pytest.skip("numba is not installed")
     applied = []
-    fn = loops.affine_add_act
-    monkeypatch.setattr(loops, "affine_add_act",
-                        lambda *args: applied.append(args[-3]) or fn(*args))
+    loop = "bn_affine_add_act" if one_call else "affine_add_act"
+    if not one_call:
+        monkeypatch.setattr(ConvEpilogueStep, "_one_call", lambda *a: None)
+    fn = getattr(loops, loop)
+    monkeypatch.setattr(loops, loop, lambda *args: applied.append(args[-3]) or fn(*args))
     monkeypatch.setattr(jit, "MIN_SPLIT_WORK", 0)
     saved = get_flags(["FLAGS_kernel_threads"])
     set_flags({"FLAGS_kernel_threads": threads})

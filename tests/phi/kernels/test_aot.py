@@ -143,6 +143,13 @@ def test_affine_act_and_bn_coefficients_bitwise(built, dtype, act):
     _same("bn_coefficients", built,
           lambda: (mean.copy(), var.copy(), scale.copy(), bias.copy(), 0.0,
                    np.zeros(4, dtype), np.zeros(4, dtype)), (5, 6))
+    for c0, c1 in ((0, 4), (1, 3)):
+        _same("bn_affine_act", built,
+              lambda c0=c0, c1=c1: (y.copy(), mean.copy(), var.copy(), scale.copy(),
+                                    bias.copy(), 1e-5, act, c0, c1), (0,))
+        _same("bn_affine_add_act", built,
+              lambda c0=c0, c1=c1: (y.copy(), mean.copy(), var.copy(), scale.copy(),
+                                    bias.copy(), 1e-5, other.copy(), act, c0, c1), (0,))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

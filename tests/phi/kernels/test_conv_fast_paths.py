@@ -474,6 +474,26 @@ def test_bn_coefficients_bitwise_equal_to_numpy(dtype):
     jit.kernels().bn_coefficients(mean, var, scale, bias, 1e-5, *got)
     for g, e in zip(got, want, strict=True):
         assert g.tobytes() == e.tobytes()
+    # the one-call epilogue (coefficients, affine, residual, activation) is numpy's passes
+    y = RNG.standard_normal((2, c, 5)).astype(dtype)
+    y[0, :, 0] = [np.nan, -0.0, np.inf, -np.inf] * 9 + [0.0]
+    other = RNG.standard_normal((2, c, 5)).astype(dtype)
+    for act, fn in ((0, None), (1, lambda v: np.fmax(v, 0)), (2, lambda v: np.clip(v, 0, 6))):
+        expect = y * want[0][:, None] + want[1][:, None]
+        with_add = expect + other
+        if fn is not None:
+            expect, with_add = fn(expect), fn(with_add)
+        got_y = y.copy()
+        jit.kernels().bn_affine_act(got_y, mean, var, scale, bias, 1e-5, act, 0, c)
+        assert got_y.tobytes() == expect.tobytes()
+        got_y = y.copy()
+        jit.kernels().bn_affine_add_act(got_y, mean, var, scale, bias, 1e-5, other, act, 0, c)
+        assert got_y.tobytes() == with_add.tobytes()
+        part = y.copy()  # a channel range leaves the other channels alone
+        jit.kernels().bn_affine_act(part, mean, var, scale, bias, 1e-5, act, 3, 9)
+        assert part[:, 3:9].tobytes() == expect[:, 3:9].tobytes()
+        assert part[:, :3].tobytes() == y[:, :3].tobytes()
+        assert part[:, 9:].tobytes() == y[:, 9:].tobytes()
 
 
 IM2COL_CASES = [
