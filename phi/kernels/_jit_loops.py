@@ -7,7 +7,7 @@ import numba
 import numpy as np
 
 __all__ = ["affine_act", "affine_add_act", "bn_affine_act", "bn_affine_add_act",
-           "bn_coefficients", "depthwise", "im2col",
+           "bn_coefficients", "depthwise", "depthwise_3x3_small", "im2col",
            "max_pool2d", "winograd_input", "winograd_output", "winograd_weight"]
 
 _JIT = numba.njit(cache=True, nogil=True)
@@ -140,6 +140,72 @@ def depthwise(x, w, out, pt, pl, sh, sw, dh, dw, c0, c1):
                     for ox in range(wo):
                         uo = np.uint64(ox)
                         of[ob + uo] = acc[kb + uo]
+
+
+@_JIT
+def depthwise_3x3_small(x, w, out, pt, pl, sh, sw, dh, dw, c0, c1):
+    """depthwise for a 3x3 filter over a few output positions (ResNet / MobileNet tails:
+    2x2 maps), vectorised over channels instead of positions: the channels' planes
+    transposed to [H * W + 1, channels] (the last row zero: the padding taps read it) and
+    the filter to [9, channels], then per output position the nine taps summed in
+    depthwise's order (0 + w00 x00 + w01 x01 + ...: the same bits), each a contiguous run
+    over the channels.  On a 2x2 map depthwise's per-channel set-up outweighs its 36
+    multiply-adds; this has none per channel.  Same arguments as depthwise."""
+    n, c, h, wd = x.shape[0], x.shape[1], x.shape[2], x.shape[3]
+    o = w.shape[0]
+    m = o // c
+    ho, wo = out.shape[2], out.shape[3]
+    hw = h * wd
+    npos = ho * wo
+    src = np.empty(npos * 9, dtype=np.uint64)  # x's flat position per (output, tap)
+    for oy in range(ho):
+        for ox in range(wo):
+            for i in range(3):
+                iy = oy * sh - pt + i * dh
+                for j in range(3):
+                    ix = ox * sw - pl + j * dw
+                    q = iy * wd + ix if 0 <= iy < h and 0 <= ix < wd else hw
+                    src[(oy * wo + ox) * 9 + i * 3 + j] = np.uint64(q)
+    oc0 = c0 * m
+    no = (c1 - c0) * m
+    uno = np.uint64(no)
+    xt = np.zeros((hw + 1) * no, dtype=x.dtype)
+    wt = np.empty(9 * no, dtype=w.dtype)
+    acc = np.empty(no, dtype=out.dtype)
+    xf = x.ravel()
+    wf = w.ravel()
+    of = out.reshape(n * o * npos)
+    zero = x.dtype.type(0)
+    for k in range(no):
+        for t in range(9):
+            wt[t * no + k] = wf[(oc0 + k) * 9 + t]
+    for b in range(n):
+        for ic in range(c0, c1):
+            xbase = (b * c + ic) * hw
+            for r in range(m):
+                k = (ic - c0) * m + r
+                for q in range(hw):
+                    xt[q * no + k] = xf[xbase + q]
+        for p in range(npos):
+            s0, s1, s2 = src[p * 9] * uno, src[p * 9 + 1] * uno, src[p * 9 + 2] * uno
+            s3, s4, s5 = src[p * 9 + 3] * uno, src[p * 9 + 4] * uno, src[p * 9 + 5] * uno
+            s6, s7, s8 = src[p * 9 + 6] * uno, src[p * 9 + 7] * uno, src[p * 9 + 8] * uno
+            for k in range(no):
+                u = np.uint64(k)
+                v = zero
+                v += wt[u] * xt[s0 + u]
+                v += wt[uno + u] * xt[s1 + u]
+                v += wt[2 * uno + u] * xt[s2 + u]
+                v += wt[3 * uno + u] * xt[s3 + u]
+                v += wt[4 * uno + u] * xt[s4 + u]
+                v += wt[5 * uno + u] * xt[s5 + u]
+                v += wt[6 * uno + u] * xt[s6 + u]
+                v += wt[7 * uno + u] * xt[s7 + u]
+                v += wt[8 * uno + u] * xt[s8 + u]
+                acc[u] = v
+            obase = (b * o + oc0) * npos + p
+            for k in range(no):
+                of[obase + k * npos] = acc[k]
 
 
 @_JIT

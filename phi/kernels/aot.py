@@ -51,6 +51,7 @@ directory, ``$XDG_CACHE_HOME/fluid-phi-bridge`` or ``~/.cache/fluid-phi-bridge``
 #: between planes), "i" int64, "f" float64, "s" a scalar of the loop's dtype
 EXPORTS: dict[str, tuple[str, ...]] = {
     "depthwise": ("C4", "C3", "C4") + ("i",) * 8,
+    "depthwise_3x3_small": ("C4", "C3", "C4") + ("i",) * 8,
     "winograd_input": ("C4", "A3", "i", "i", "i", "i"),
     "winograd_output": ("A3", "C4", "i", "i", "i", "i"),
     "winograd_weight": ("C4", "A3"),

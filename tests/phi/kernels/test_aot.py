@@ -95,6 +95,8 @@ def test_depthwise_bitwise(built, dtype, geometry):
                 dw, 0, c)
 
     _same("depthwise", built, args, (2,))
+    if k == 3:
+        _same("depthwise_3x3_small", built, args, (2,))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

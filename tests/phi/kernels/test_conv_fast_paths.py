@@ -7,6 +7,7 @@ with the switches on and off."""
 
 from __future__ import annotations
 
+import math
 import threading
 from types import SimpleNamespace
 
@@ -35,7 +36,8 @@ def _restore_switches():
     set_flags(saved)
 
 
-SPLIT_LOOPS = ("depthwise", "winograd_input", "winograd_output")  # (..., c0, c1): jit.split
+# (..., c0, c1): split over threads by jit.split
+SPLIT_LOOPS = ("depthwise", "depthwise_3x3_small", "winograd_input", "winograd_output")
 
 
 @pytest.fixture
@@ -195,6 +197,12 @@ DEPTHWISE_CASES = [
     # outputs >= 24 wide: the 3x3 loop's by-rows branch (stride 1, and stride 2 with phases)
     (1, 3, 1, 9, 30, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
     (1, 3, 2, 7, 52, 3, [2, 2], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
+    # <= 8 output positions of a 3x3 filter: depthwise_3x3_small (vectorised over channels)
+    (1, 5, 1, 2, 2, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
+    (2, 6, 2, 4, 4, 3, [2, 2], [1, 1], "EXPLICIT", [1, 1], "NCHW"),      # multiplier, batch
+    (1, 4, 1, 3, 2, 3, [1, 1], [2, 2], "EXPLICIT", [2, 2], "NCHW"),      # dilated
+    (1, 3, 1, 3, 3, 3, [2, 1], [0, 2, 1, 0], "EXPLICIT", [1, 1], "NCHW"),  # uneven pads
+    (2, 5, 1, 2, 3, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NHWC"),
 ]
 
 
@@ -209,7 +217,35 @@ def test_depthwise_against_taps_and_numpy_path(case, dtype, kernel, calls):
     args = (x, w, strides, paddings, algorithm, dils, c, fmt)
     want, fast = _fast_and_plain_against_taps(kernel, args, dtype)
     if jit.kernels() is not None and 0 not in want.shape:
-        assert calls.get("depthwise") == 1
+        small = k == 3 and math.prod(want.shape[1:3] if fmt == "NHWC" else want.shape[2:]) <= 8
+        assert calls.get("depthwise_3x3_small" if small else "depthwise") == 1
+        assert calls.get("depthwise" if small else "depthwise_3x3_small") is None
+
+
+@needs_numba
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("geometry", [
+    # (C, m, H, W, pads top / left, strides, dilations)
+    (37, 1, 2, 2, (1, 1), (1, 1), (1, 1)), (9, 3, 4, 4, (1, 1), (2, 2), (1, 1)),
+    (8, 1, 3, 2, (2, 2), (1, 1), (2, 2)), (6, 2, 1, 1, (1, 1), (1, 1), (1, 1)),
+    (5, 1, 5, 5, (0, 1), (2, 3), (1, 1)),
+])
+def test_depthwise_3x3_small_is_depthwise_bit_for_bit(dtype, geometry):
+    # the same sums in the same order: NaN, inf, -0.0 and zero products alike, channel ranges
+    c, m, h, w, (pt, pl), (sh, sw), (dh, dw) = geometry
+    ho = (h + 2 * pt - 2 * dh - 1) // sh + 1
+    wo = (w + 2 * pl - 2 * dw - 1) // sw + 1
+    x = RNG.standard_normal((2, c, h, w)).astype(dtype)
+    f = RNG.standard_normal((c * m, 3, 3)).astype(dtype)
+    x.reshape(-1)[:4] = [np.nan, np.inf, -0.0, 0.0]
+    f.reshape(-1)[-3:] = [np.inf, -0.0, 1e30]
+    loops = jit.kernels()
+    for c0, c1 in ((0, c), (1, max(1, c - 2))):
+        want = np.full((2, c * m, ho, wo), 7, dtype)
+        got = want.copy()
+        loops.depthwise(x, f, want, pt, pl, sh, sw, dh, dw, c0, c1)
+        loops.depthwise_3x3_small(x, f, got, pt, pl, sh, sw, dh, dw, c0, c1)
+        assert got.tobytes() == want.tobytes()
 
 
 def test_numba_absent_means_numpy_path(monkeypatch):
