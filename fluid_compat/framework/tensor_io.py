@@ -75,11 +75,18 @@ class _Corrupt(Exception):
 # -- byte sources ------------------------------------------------------------------------------
 
 
+def _truncated(what: str, n: int, pos: int, left: int) -> _Corrupt:
+    return _Corrupt(f"truncated: {what} needs {n} bytes at offset {pos}, only {left} left")
+
+
 class _BufferSource:
-    """Reads from an in-memory buffer; payloads are zero-copy views of it."""
+    """Reads from an in-memory buffer (the caller's): every array is copied out of it, so none
+    aliases the caller's bytes and each is aligned (a record's data starts wherever its header
+    ends; numpy hands misaligned operands to slow non-BLAS loops)."""
 
     def __init__(self, data: bytes | bytearray | memoryview) -> None:
-        self.view = memoryview(data).cast("B")
+        view = memoryview(data)
+        self.view = (view if view.c_contiguous else memoryview(view.tobytes())).cast("B")
         self.pos = 0
 
     def remaining(self) -> int:
@@ -87,20 +94,13 @@ class _BufferSource:
 
     def read(self, n: int, what: str) -> memoryview:
         if n > len(self.view) - self.pos:
-            raise _Corrupt(
-                f"truncated: {what} needs {n} bytes at offset {self.pos}, "
-                f"only {len(self.view) - self.pos} left"
-            )
+            raise _truncated(what, n, self.pos, len(self.view) - self.pos)
         out = self.view[self.pos : self.pos + n]
         self.pos += n
         return out
 
-    def read_array(self, numel: int, dtype: np.dtype, what: str, copy: bool) -> np.ndarray:
-        """The next ``numel`` elements: a view of the buffer, or a copy when ``copy`` or when
-        the view would not be aligned to the dtype (a record's data starts wherever its
-        header ends; numpy hands misaligned operands to slow non-BLAS loops)."""
-        array = np.frombuffer(self.read(numel * dtype.itemsize, what), dtype=dtype)
-        return array.copy() if copy or not array.flags.aligned else array
+    def read_array(self, numel: int, dtype: np.dtype, what: str) -> np.ndarray:
+        return np.frombuffer(self.read(numel * dtype.itemsize, what), dtype=dtype).copy()
 
 
 class _StreamSource:
@@ -117,21 +117,20 @@ class _StreamSource:
         while len(buf) < n:
             piece = self.stream.read(min(_CHUNK, n - len(buf)))
             if not piece:
-                raise _Corrupt(
-                    f"truncated: {what} needs {n} bytes at offset {self.pos}, only {len(buf)} left"
-                )
+                raise _truncated(what, n, self.pos, len(buf))
             buf += piece
         self.pos += n
         return buf
 
-    def read_array(self, numel: int, dtype: np.dtype, what: str, copy: bool) -> np.ndarray:
+    def read_array(self, numel: int, dtype: np.dtype, what: str) -> np.ndarray:
         array = np.frombuffer(self.read(numel * dtype.itemsize, what), dtype=dtype)
-        return array.copy() if not array.flags.aligned else array  # the bytes are its own
+        return array if array.flags.aligned else array.copy()  # the bytes are its own
 
 
 class _FileSource:
     """Reads a file of known size: the small fields through the file's buffer, each payload
-    straight into a fresh numpy array (aligned, writable, read once, no copy of the file)."""
+    straight into a fresh numpy array (aligned, writable, read once, no copy of the file);
+    a size beyond the file's end is refused before anything is allocated."""
 
     def __init__(self, f: BinaryIO, size: int) -> None:
         self.f = f
@@ -141,31 +140,26 @@ class _FileSource:
     def remaining(self) -> int:
         return self.size - self.pos
 
-    def _check(self, n: int, what: str) -> None:
-        if n > self.size - self.pos:
-            raise _Corrupt(
-                f"truncated: {what} needs {n} bytes at offset {self.pos}, "
-                f"only {self.size - self.pos} left"
-            )
-
     def read(self, n: int, what: str) -> bytes:
-        self._check(n, what)
+        if n > self.size - self.pos:
+            raise _truncated(what, n, self.pos, self.size - self.pos)
         data = self.f.read(n)
         if len(data) != n:  # the file shrank while being read
-            raise _Corrupt(f"truncated: {what} needs {n} bytes at offset {self.pos}")
+            raise _truncated(what, n, self.pos, len(data))
         self.pos += n
         return data
 
-    def read_array(self, numel: int, dtype: np.dtype, what: str, copy: bool) -> np.ndarray:
+    def read_array(self, numel: int, dtype: np.dtype, what: str) -> np.ndarray:
         n = numel * dtype.itemsize
-        self._check(n, what)
+        if n > self.size - self.pos:
+            raise _truncated(what, n, self.pos, self.size - self.pos)
         array = np.empty(numel, dtype=dtype)
-        view = memoryview(array).cast("B")
+        raw = array.view(np.uint8)  # any dtype (bfloat16 has no buffer format of its own)
         got = 0
         while got < n:
-            k = self.f.readinto(view[got:])
-            if not k:
-                raise _Corrupt(f"truncated: {what} needs {n} bytes at offset {self.pos}")
+            k = self.f.readinto(raw[got:])
+            if not k:  # the file shrank while being read
+                raise _truncated(what, n, self.pos, got)
             got += k
         self.pos += n
         return array
@@ -174,8 +168,7 @@ class _FileSource:
 # -- one record --------------------------------------------------------------------------------
 
 
-def _read_record(src: _BufferSource | _StreamSource | _FileSource,
-                 copy: bool) -> tuple[np.ndarray, LoD]:
+def _read_record(src: _BufferSource | _StreamSource | _FileSource) -> tuple[np.ndarray, LoD]:
     (version,) = _U32.unpack(src.read(4, "the record version"))
     if version != 0:
         raise _Corrupt(f"record version is {version}, only version 0 exists")
@@ -211,8 +204,8 @@ def _read_record(src: _BufferSource | _StreamSource | _FileSource,
     numel = 1
     for d in dims:
         numel *= d
-    array = src.read_array(numel, np_dtype, f"the data of a {dtype} tensor of shape "
-                           f"{list(dims)}", copy and _LITTLE).reshape(dims)
+    array = src.read_array(numel, np_dtype,
+                           f"the data of a {dtype} tensor of shape {list(dims)}").reshape(dims)
     if not _LITTLE:
         array = array.byteswap()
     return array, tuple(lod)
@@ -240,7 +233,7 @@ def _record_bytes(array: np.ndarray, lod: Sequence[Sequence[int]]) -> bytes:
 def read_tensor(stream: BinaryIO) -> tuple[np.ndarray, LoD]:
     """Read one record from a binary stream: (array, LoD offsets per level)."""
     try:
-        return _read_record(_StreamSource(stream), copy=False)
+        return _read_record(_StreamSource(stream))
     except _Corrupt as e:
         raise ProgramFileError(str(e), path=getattr(stream, "name", None)) from None
 
@@ -256,7 +249,7 @@ def tensor_from_bytes(
     """Exactly one record from ``data`` (a file written by Paddle's ``save`` op)."""
     src = _BufferSource(data)
     try:
-        result = _read_record(src, copy=True)
+        result = _read_record(src)
     except _Corrupt as e:
         raise ProgramFileError(str(e), path=source) from None
     if src.remaining():
@@ -275,7 +268,7 @@ def tensors_from_bytes(
     out = []
     try:
         while src.remaining():
-            out.append(_read_record(src, copy=True))
+            out.append(_read_record(src))
     except _Corrupt as e:
         raise ProgramFileError(f"record {len(out)}: {e}", path=source) from None
     return out
@@ -320,16 +313,16 @@ def _check_against(var: VarDesc, array: np.ndarray, path: str | None, verb: str)
 
 @contextlib.contextmanager
 def _opened(source: PathOrBytes):
-    """(source of records, copy, path): a file is read record by record, each payload straight
-    into its own array (one read, no copy of the file held beside the arrays); bytes are
-    viewed and every array copied out of them (the arrays never alias the caller's buffer)."""
+    """(source of records, path): a file is read record by record, each payload straight into
+    its own array (one read, no copy of the file held beside the arrays); bytes are viewed and
+    every array copied out of them (the arrays never alias the caller's buffer)."""
     if isinstance(source, (bytes, bytearray, memoryview)):
-        yield _BufferSource(source), True, None
+        yield _BufferSource(source), None
         return
     path = os.fspath(source)
     try:
         with open(path, "rb") as f:
-            yield _FileSource(f, os.fstat(f.fileno()).st_size), False, path
+            yield _FileSource(f, os.fstat(f.fileno()).st_size), path
     except OSError as e:
         raise ProgramFileError(f"cannot read: {e.strerror}", path=path) from None
 
@@ -342,11 +335,11 @@ def load_combined_params(
     Checks that there is one record per variable of :func:`combined_param_vars`, that dtype and
     shape agree with each VarDesc, and that no byte is left over.  The arrays are writable.
     """
-    with _opened(source) as (src, copy, path):
-        return _read_combined(src, copy, path, program)
+    with _opened(source) as (src, path):
+        return _read_combined(src, path, program)
 
 
-def _read_combined(src, copy: bool, path: str | None,
+def _read_combined(src, path: str | None,
                    program: ProgramDesc) -> dict[str, tuple[np.ndarray, LoD]]:
     names = combined_param_vars(program)
     out: dict[str, tuple[np.ndarray, LoD]] = {}
@@ -361,7 +354,7 @@ def _read_combined(src, copy: bool, path: str | None,
             )
         start = src.pos
         try:
-            array, lod = _read_record(src, copy=copy)
+            array, lod = _read_record(src)
         except _Corrupt as e:
             raise ProgramFileError(
                 f"record {k + 1} of {len(names)} (from offset {start}): {e}",
@@ -432,9 +425,9 @@ def load_separate_params(
             raise ProgramFileError(
                 "missing: no file for this persistable variable", path=path, var_name=var.name
             )
-        with _opened(path) as (src, copy, _):
+        with _opened(path) as (src, _):
             try:
-                array, lod = _read_record(src, copy=copy)
+                array, lod = _read_record(src)
             except _Corrupt as e:
                 raise ProgramFileError(str(e), path=path, var_name=var.name) from None
             if src.remaining():
@@ -504,7 +497,7 @@ def selected_rows_from_bytes(data: bytes | bytearray | memoryview, *, source: st
         height = int(np.frombuffer(bytes(src.read(8, "height")), dtype="<i8")[0])
         # the value: a tensor record without LoD part; read as one with zero LoD levels
         array, _ = _read_record(_BufferSource(bytes(_LOD_PART) + bytes(
-            src.read(src.remaining(), "value"))), copy=True)
+            src.read(src.remaining(), "value"))))
     except _Corrupt as e:
         raise ProgramFileError(str(e), path=source) from None
     if src.remaining():

@@ -4,6 +4,7 @@ LoD, corpus parameters re-saved byte for byte, sorted-name order, and the typed 
 from __future__ import annotations
 
 import io
+import struct
 from pathlib import Path
 
 import ml_dtypes
@@ -12,6 +13,7 @@ import pytest
 from tests.fluid_compat.framework.framework_testlib import LOCAL_MODEL, corpus_models, ids
 
 from fluid_compat.framework import ProgramDesc, ProgramFileError, VarType
+from fluid_compat.framework.proto import messages as pb
 from fluid_compat.framework.tensor_io import (
     combined_param_vars,
     load_combined_params,
@@ -333,16 +335,23 @@ def _misaligning_program() -> tuple[ProgramDesc, dict[str, np.ndarray]]:
     block.create_var("a", dtype="uint8", shape=[3], persistable=True)
     block.create_var("b", dtype="float32", shape=[4, 3], persistable=True)
     block.create_var("c", dtype="float64", shape=[5], persistable=True)
+    block.create_var("d", dtype="bfloat16", shape=[3], persistable=True)
+    block.create_var("e", dtype="complex128", shape=[2], persistable=True)
+    block.create_var("f", dtype="float32", shape=[0, 4], persistable=True)
     values = {"a": np.array([7, 8, 9], np.uint8),
               "b": np.arange(12, dtype=np.float32).reshape(4, 3) / 7,
-              "c": np.linspace(-1, 1, 5)}
+              "c": np.linspace(-1, 1, 5),
+              "d": np.array([1.5, -2.0, 3.25], ml_dtypes.bfloat16),
+              "e": np.array([1 + 2j, -0.5j]),
+              "f": np.zeros((0, 4), np.float32)}
     return program, values
 
 
 def _check_loaded(loaded: dict, values: dict, buffers: tuple = ()) -> None:
+    assert list(loaded) == sorted(values)
     for name, value in values.items():
         array, lod = loaded[name]
-        np.testing.assert_array_equal(array, value)
+        assert array.tobytes() == value.tobytes() and array.shape == value.shape
         assert array.dtype == value.dtype and lod == ()
         assert array.flags.aligned and array.flags.c_contiguous and array.flags.writeable
         assert array.ctypes.data % array.dtype.itemsize == 0
@@ -364,6 +373,12 @@ def test_loaded_arrays_are_aligned(tmp_path: Path) -> None:
     _check_loaded(loaded, values, (buf,))
     loaded["b"][0][0, 0] = 99  # the arrays are the caller's own: the bytes stay as they were
     assert bytes(buf) == data
+    # a memoryview of any layout is its bytes in order (a strided one is copied first)
+    spaced = np.zeros((len(data), 2), np.uint8)
+    spaced[:, 0] = np.frombuffer(data, np.uint8)
+    strided = memoryview(spaced[:, 0])
+    assert not strided.c_contiguous
+    _check_loaded(load_combined_params(strided, program), values, (spaced,))
     save_separate_params(tmp_path / "sep", program, values)
     _check_loaded(load_separate_params(tmp_path / "sep", program), values)
     for raw in (tensor_to_bytes(values["b"]), b"\0" + tensor_to_bytes(values["b"])):
@@ -380,7 +395,19 @@ def test_truncated_file_is_refused_before_allocating(tmp_path: Path) -> None:
     program, values = _misaligning_program()
     data = serialize_combined_params(program, values)
     path = tmp_path / "p.pdiparams"
-    path.write_bytes(data[:-3])
-    with pytest.raises(ProgramFileError, match="variable 'c'.*record 3 of 3.*truncated: the "
-                       "data of a float64 tensor of shape \\[5\\] needs 40 bytes.*only 37 left"):
+    cut = len(data) - len(tensor_to_bytes(values["f"])) - 3  # into the data of "e"
+    path.write_bytes(data[:cut])
+    with pytest.raises(ProgramFileError, match="variable 'e'.*record 5 of 6.*truncated: the "
+                       "data of a complex128 tensor of shape \\[2\\] needs 32 bytes.*only 29 "
+                       "left"):
         load_combined_params(path, program)
+    # a header claiming 4 TB: refused by size, nothing allocated (no MemoryError)
+    big = ProgramDesc()
+    big.global_block.create_var("big", dtype="float32", shape=[-1], persistable=True)
+    desc = pb.VarType.TensorDesc(data_type=int(DataType.FLOAT32.to_proto()), dims=[1 << 40])
+    raw = desc.SerializeToString()
+    record = (struct.pack("<IQIi", 0, 0, 0, len(raw)) + raw + bytes(8))
+    path.write_bytes(record)
+    with pytest.raises(ProgramFileError, match="variable 'big'.*needs 4398046511104 bytes.*"
+                       "only 8 left"):
+        load_combined_params(path, program=big)
