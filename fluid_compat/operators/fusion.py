@@ -137,7 +137,7 @@ _ADD_KERNELS = {"add": elementwise_kernels.add}
 
 # the activation kernels' own arithmetic, applied in place
 _ACTIVATIONS = {"relu": activation_kernels.relu_values, "relu6": activation_kernels.relu6_values}
-_ACT_CODES = {"relu": 1, "relu6": 2}  # the compiled epilogue's (_jit_loops.affine_act)
+_ACT_CODES = {"relu": 1, "relu6": 2}  # the compiled epilogue's (_jit_loops.bn_affine_act)
 
 
 def _choice(runner: BoundRunner):
@@ -175,7 +175,7 @@ class ConvEpilogueStep:
     activation])."""
 
     __slots__ = ("members", "release", "_conv", "_conv_fn", "_epoch", "_bn_inputs",
-                 "_bn_guards", "_coef_dtype", "_epsilon", "_bshape", "_act", "_act_code",
+                 "_bn_guards", "_compiled", "_epsilon", "_bshape", "_act", "_act_code",
                  "_residual", "_out", "_xp", "runs", "last_fused")
 
     def __init__(self, members: list[BoundRunner], release: list) -> None:
@@ -210,13 +210,6 @@ class ConvEpilogueStep:
         guards = dict(zip((slot for slot, _ in _choice(bn).input_slots), bn._guards,
                           strict=True))
         self._bn_guards = tuple(guards.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
-        # the statistics' numpy dtype when the guards pin them to float vectors of the filter's
-        # dtype (the compiled coefficients' case, then decided by array type alone)
-        w_dtype = conv._simple[0][1][1] if len(conv._simple[0]) == 2 else None
-        bn_dtypes = {g[0] for g in self._bn_guards if g is not None}
-        self._coef_dtype = (w_dtype.to_numpy() if None not in self._bn_guards
-                            and bn_dtypes == {w_dtype} and w_dtype.to_numpy() in jit.DTYPES
-                            and all(len(g[2]) == 1 for g in self._bn_guards) else None)
         attrs = _attrs(bn)
         self._epsilon = attrs["epsilon"]
         axis = 3 if attrs["data_layout"] == "NHWC" else 1
@@ -225,9 +218,29 @@ class ConvEpilogueStep:
         self._act_code = _ACT_CODES[_kernel_name(act[0])] if act else 0
         last = act[0] if act else add if add is not None else bn
         y_var = bn.scope.find_var(_output_names(bn, "Y")[0])
-        # the residual: the add's input that is not batch_norm's Y (guarded as the add's)
-        self._residual = None if add is None else next(
-            entry for entry in add._simple[0] if entry[0] is not y_var)
+        self._residual = None
+        if add is not None:
+            # the residual: the add's input that is not batch_norm's Y, of Y's planned dims
+            # and dtype (as find_conv_epilogues planned it; an add that re-learned other dims,
+            # a broadcast, runs op by op)
+            mine = next(entry for entry in add._simple[0] if entry[0] is y_var)
+            self._residual = next(entry for entry in add._simple[0] if entry[0] is not y_var)
+            if (self._residual[1] is not mine[1]
+                    or tuple(self._residual[3]) != tuple(mine[3])):
+                self._conv = None
+                return False
+        # the compiled epilogue (_jit_loops.bn_affine_act / bn_affine_add_act) where the plan
+        # pins NCHW float arrays of one dtype: the filter's, the four statistics' (vectors of
+        # the filter's output channels) and the residual's; a run then checks only that the
+        # arrays are C-contiguous numpy ones of that dtype
+        w_entry = conv._simple[0][1] if len(conv._simple[0]) == 2 else None
+        dtype = None if w_entry is None else w_entry[1]
+        self._compiled = None
+        if (dtype is not None and axis == 1 and dtype.to_numpy() in jit.DTYPES
+                and all(g is not None and g[0] is dtype and tuple(g[2]) == (w_entry[3][0],)
+                        for g in self._bn_guards)
+                and (self._residual is None or self._residual[1] is dtype)):
+            self._compiled = dtype.to_numpy()
         if act:
             out_var, dtype, place, layout = act[0]._simple[1]
         elif add is not None:
@@ -273,43 +286,31 @@ class ConvEpilogueStep:
             var, dtype, place, shape = self._residual
             t = var.value
             other = None if t is None else t.data
-            if (other is None or t.dtype is not dtype or other.shape != shape
+            # a residual with a LoD: the add gives it to its output (op by op keeps it)
+            if (other is None or t.dtype is not dtype or other.shape != shape or t.lod
                     or (t.place is not place and t.place != place)):
                 return self._unfused()
         self.runs += 1  # fused runs, the members' too (a fallback to the members counts there)
         self.last_fused = True
-        xp = self._xp
         x, w = args
-        mean, variance, scale, bias = stats
-        # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale, + new_bias),
-        # then the residual's add (elementwise.add: + other) and the activation
         conv_fn = self._conv_fn
         y = conv_fn(x, w) if conv_fn is not None else conv2d_compute(ctx, x, w, *attrs)
-        loops = self._one_call(y, stats, other)
+        loops = self._loops(y, stats, other)
         if loops is not None:
-            # the coefficients and the epilogue in one compiled call (the same operations)
+            # batch_norm's coefficients and the epilogue in one compiled call (the operations
+            # below, in their order; channels split over threads)
             y3 = y.reshape(y.shape[0], y.shape[1], -1)
             if other is None:
-                jit.split(loops.bn_affine_act, y.shape[1], y.size, y3, mean, variance, scale,
-                          bias, self._epsilon, self._act_code)
-            else:
-                jit.split(loops.bn_affine_add_act, y.shape[1], y.size, y3, mean, variance,
-                          scale, bias, self._epsilon, other.reshape(y3.shape), self._act_code)
-            out_var, dtype, place, layout = self._out
-            out_var.value = DenseTensor(y, dtype, place, layout)
-            return None
-        new_scale, new_bias = self._coefficients(xp, mean, variance, scale, bias, w.dtype)
-        loops = self._loops(y, new_scale, new_bias, other)
-        if loops is not None:
-            # the same float operations in one compiled pass (channels split over threads)
-            y3 = y.reshape(y.shape[0], y.shape[1], -1)
-            if other is None:
-                jit.split(loops.affine_act, y.shape[1], y.size, y3, new_scale, new_bias,
+                jit.split(loops.bn_affine_act, y.shape[1], y.size, y3, *stats, self._epsilon,
                           self._act_code)
             else:
-                jit.split(loops.affine_add_act, y.shape[1], y.size, y3, new_scale, new_bias,
-                          other.reshape(y3.shape), self._act_code)
+                jit.split(loops.bn_affine_add_act, y.shape[1], y.size, y3, *stats,
+                          self._epsilon, other.reshape(y3.shape), self._act_code)
         else:
+            # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale,
+            # + new_bias), then the residual's add (elementwise.add: + other) and the activation
+            xp = self._xp
+            new_scale, new_bias = global_stats_coefficients(xp, *stats, self._epsilon, w.dtype)
             xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
             xp.add(y, xp.reshape(new_bias, self._bshape), out=y)
             if other is not None:
@@ -320,55 +321,16 @@ class ConvEpilogueStep:
         out_var.value = DenseTensor(y, dtype, place, layout)
         return None
 
-    def _coefficients(self, xp, mean, variance, scale, bias, dtype):
-        """global_stats_coefficients (batch_norm's, from the current statistics), in one
-        compiled pass when the statistics are float numpy vectors of ``dtype``."""
+    def _loops(self, y, stats, other):
+        """The compiled loops (module ``phi.kernels.jit``) when the plan allows them (``_arm``)
+        and this run's arrays are C-contiguous numpy arrays of the planned dtype."""
+        dt = self._compiled
+        if dt is None or y.size == 0:
+            return None
         nd = np.ndarray
-        if (xp is np and dtype is self._coef_dtype
-                and type(mean) is nd and type(variance) is nd and type(scale) is nd
-                and type(bias) is nd and mean.dtype is dtype and variance.dtype is dtype
-                and scale.dtype is dtype and bias.dtype is dtype
-                and mean.flags.c_contiguous and variance.flags.c_contiguous
-                and scale.flags.c_contiguous and bias.flags.c_contiguous):
-            loops = jit.kernels()
-            if loops is not None:
-                new_scale = np.empty(mean.shape, dtype)
-                new_bias = np.empty(mean.shape, dtype)
-                loops.bn_coefficients(mean, variance, scale, bias, self._epsilon, new_scale,
-                                      new_bias)
-                return new_scale, new_bias
-        return global_stats_coefficients(xp, mean, variance, scale, bias, self._epsilon,
-                                         dtype)
-
-    def _one_call(self, y, stats, other):
-        """The compiled loops when one call can compute batch_norm's coefficients and the
-        whole epilogue: the cases of both ``_coefficients``' compiled pass (float numpy
-        statistics of the filter's dtype, C-contiguous, one per channel) and ``_loops``."""
-        dt = self._coef_dtype
-        if dt is None or type(y) is not np.ndarray or y.dtype is not dt:
-            return None
-        c = y.shape[1]
-        for a in stats:
-            if (type(a) is not np.ndarray or a.dtype is not dt or a.shape != (c,)
-                    or not a.flags.c_contiguous):
+        for a in (y, *stats) if other is None else (y, other, *stats):
+            if type(a) is not nd or a.dtype != dt or not a.flags.c_contiguous:
                 return None
-        return self._loops(y, stats[2], stats[3], other)
-
-    def _loops(self, y, new_scale, new_bias, other):
-        """The compiled loops (module ``phi.kernels.jit``) when they can run this epilogue: NCHW,
-        float numpy arrays of one dtype (the loop reproduces numpy's float32 / float64
-        operations only where no dtype is promoted), a residual of y's dims, C-contiguous."""
-        if (self._bshape[1] != -1 or type(y) is not np.ndarray or not y.flags.c_contiguous
-                or y.size == 0):
-            return None
-        dt = y.dtype
-        if (dt not in jit.DTYPES or type(new_scale) is not np.ndarray
-                or new_scale.dtype != dt or type(new_bias) is not np.ndarray
-                or new_bias.dtype != dt):
-            return None
-        if other is not None and (type(other) is not np.ndarray or other.dtype != dt
-                                  or other.shape != y.shape or not other.flags.c_contiguous):
-            return None
         return jit.kernels()
 
     def _unfused(self) -> None:

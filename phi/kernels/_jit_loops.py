@@ -1,13 +1,14 @@
 """numba loops behind ``phi.kernels.jit`` (imported only through ``jit.kernels()``: importing
-this module imports numba).  Every function writes into arrays its caller allocated."""
+this module imports numba).  Every loop writes its results into arrays its caller allocated."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-__all__ = ["affine_act", "affine_add_act", "bn_affine_act", "bn_affine_add_act",
-           "bn_coefficients", "depthwise", "depthwise_3x3_small", "im2col",
+# the loops the kernels call (each exported by the ahead-of-time build: aot.EXPORTS); the others
+# (affine_act, affine_add_act, bn_coefficients, _fill_phases) are called by these
+__all__ = ["bn_affine_act", "bn_affine_add_act", "depthwise", "depthwise_3x3_small", "im2col",
            "max_pool2d", "winograd_input", "winograd_output", "winograd_weight"]
 
 _JIT = numba.njit(cache=True, nogil=True)
@@ -482,18 +483,11 @@ def affine_add_act(y, scale, bias, other, act, c0, c1):
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")  # x / 0: inf or NaN, as numpy
-def bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias):
-    """batch_norm's per-channel coefficients from its running statistics, the operations of
-    norm.global_stats_coefficients in its order and dtype (each rounded): inv_std =
-    1 / sqrt(variance + T(epsilon)), new_scale = inv_std * scale, new_bias = bias -
-    mean * inv_std * scale; one pass instead of seven numpy calls."""
-    _bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, 0,
-                     mean.shape[0])
-
-
-@numba.njit(cache=True, nogil=True, error_model="numpy")
-def _bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, c0, c1):
-    """bn_coefficients for the channels c0 .. c1."""
+def bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, c0, c1):
+    """batch_norm's per-channel coefficients from its running statistics for the channels
+    c0 .. c1, the operations of norm.global_stats_coefficients in its order and dtype (each
+    rounded): inv_std = 1 / sqrt(variance + T(epsilon)), new_scale = inv_std * scale,
+    new_bias = bias - mean * inv_std * scale; one pass instead of seven numpy calls."""
     one = new_scale.dtype.type(1)
     eps = new_scale.dtype.type(epsilon)
     for ch in range(c0, c1):
@@ -508,7 +502,7 @@ def bn_affine_act(y, mean, variance, scale, bias, epsilon, act, c0, c1):
     channels c0 .. c1 of y [N, C, L] (the same operations: the same bits)."""
     new_scale = np.empty(mean.shape[0], dtype=y.dtype)
     new_bias = np.empty(mean.shape[0], dtype=y.dtype)
-    _bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, c0, c1)
+    bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, c0, c1)
     affine_act(y, new_scale, new_bias, act, c0, c1)
 
 
@@ -517,7 +511,7 @@ def bn_affine_add_act(y, mean, variance, scale, bias, epsilon, other, act, c0, c
     """bn_affine_act with affine_add_act's residual (other: y's dims, C-contiguous)."""
     new_scale = np.empty(mean.shape[0], dtype=y.dtype)
     new_bias = np.empty(mean.shape[0], dtype=y.dtype)
-    _bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, c0, c1)
+    bn_coefficients(mean, variance, scale, bias, epsilon, new_scale, new_bias, c0, c1)
     affine_add_act(y, new_scale, new_bias, other, act, c0, c1)
 
 

@@ -203,6 +203,8 @@ DEPTHWISE_CASES = [
     (1, 4, 1, 3, 2, 3, [1, 1], [2, 2], "EXPLICIT", [2, 2], "NCHW"),      # dilated
     (1, 3, 1, 3, 3, 3, [2, 1], [0, 2, 1, 0], "EXPLICIT", [1, 1], "NCHW"),  # uneven pads
     (2, 5, 1, 2, 3, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NHWC"),
+    (1, 3, 1, 2, 4, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),      # 8 positions: small
+    (1, 3, 1, 3, 3, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),      # 9: per channel
 ]
 
 
@@ -412,6 +414,7 @@ THREAD_CASES = [
     ("depthwise_conv2d", (2, 7, 12, 11), (7, 1, 3, 3), [1, 1], [1, 1], 7),
     ("depthwise_conv2d", (1, 5, 13, 9), (10, 1, 3, 3), [2, 2], [1, 1], 5),  # multiplier 2
     ("depthwise_conv2d", (1, 6, 9, 9), (6, 1, 5, 5), [1, 2], [2, 1], 6),
+    ("depthwise_conv2d", (2, 9, 4, 4), (18, 1, 3, 3), [2, 2], [1, 1], 9),  # 2x2: small loop
     ("conv2d", (1, 5, 14, 12), (7, 5, 3, 3), [1, 1], [1, 1], 1),  # Winograd
     ("conv2d", (2, 3, 9, 11), (4, 3, 3, 3), [1, 1], [0, 1], 1),
 ]
@@ -438,7 +441,9 @@ def test_threads_split_bitwise_equal(case, monkeypatch, calls):
         np.testing.assert_array_equal(g, got[0])
     _assert_near(got[0], reference_conv(*args))
     loop = "depthwise" if groups > 1 else "winograd_output"
-    if loop == "winograd_output" and strides == [1, 1] and paddings == [1, 1]:
+    if groups > 1 and math.prod(got[0].shape[2:]) <= 8:
+        loop = "depthwise_3x3_small"
+    if loop != "winograd_output" or (strides == [1, 1] and paddings == [1, 1]):
         assert calls.get(loop) == 4  # each run counted once, whatever its parts
 
 
@@ -493,7 +498,9 @@ def test_split_runs_whole_when_off_small_or_busy(monkeypatch):
 
 @needs_numba
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_bn_coefficients_bitwise_equal_to_numpy(dtype):
+def test_bn_epilogue_bitwise_equal_to_numpy(dtype):
+    # the one-call epilogue (batch_norm's coefficients, affine, residual, activation) is
+    # numpy's passes: global_stats_coefficients, then y * scale + bias (+ other), then act
     from phi.kernels.norm import global_stats_coefficients
 
     c = 37
@@ -506,11 +513,6 @@ def test_bn_coefficients_bitwise_equal_to_numpy(dtype):
     scale[7:9] = [0.0, -np.inf]
     var[9] = np.finfo(dtype).tiny
     want = global_stats_coefficients(np, mean, var, scale, bias, 1e-5, np.dtype(dtype))
-    got = (np.empty(c, dtype), np.empty(c, dtype))
-    jit.kernels().bn_coefficients(mean, var, scale, bias, 1e-5, *got)
-    for g, e in zip(got, want, strict=True):
-        assert g.tobytes() == e.tobytes()
-    # the one-call epilogue (coefficients, affine, residual, activation) is numpy's passes
     y = RNG.standard_normal((2, c, 5)).astype(dtype)
     y[0, :, 0] = [np.nan, -0.0, np.inf, -np.inf] * 9 + [0.0]
     other = RNG.standard_normal((2, c, 5)).astype(dtype)
@@ -525,11 +527,14 @@ def test_bn_coefficients_bitwise_equal_to_numpy(dtype):
         got_y = y.copy()
         jit.kernels().bn_affine_add_act(got_y, mean, var, scale, bias, 1e-5, other, act, 0, c)
         assert got_y.tobytes() == with_add.tobytes()
-        part = y.copy()  # a channel range leaves the other channels alone
-        jit.kernels().bn_affine_act(part, mean, var, scale, bias, 1e-5, act, 3, 9)
-        assert part[:, 3:9].tobytes() == expect[:, 3:9].tobytes()
-        assert part[:, :3].tobytes() == y[:, :3].tobytes()
-        assert part[:, 9:].tobytes() == y[:, 9:].tobytes()
+        for loop, residual, full in (("bn_affine_act", (), expect),
+                                     ("bn_affine_add_act", (other,), with_add)):
+            part = y.copy()  # a channel range leaves the other channels alone
+            getattr(jit.kernels(), loop)(part, mean, var, scale, bias, 1e-5, *residual, act,
+                                         3, 9)
+            assert part[:, 3:9].tobytes() == full[:, 3:9].tobytes()
+            assert part[:, :3].tobytes() == y[:, :3].tobytes()
+            assert part[:, 9:].tobytes() == y[:, 9:].tobytes()
 
 
 IM2COL_CASES = [
@@ -587,10 +592,22 @@ def test_other_byte_order_takes_the_numpy_path():
     np.testing.assert_array_equal(pool(x.astype(">f4")), pool(x))
 
 
+def _blocks_of_3_rows(monkeypatch, w, wo: int) -> list:
+    """Make im2col's blocks 3 output rows of a ``wo`` wide map for filter ``w`` (any number of
+    columns); the list of each by-rows call's rows per block."""
+    monkeypatch.setattr(conv_kernels, "_BLOCK_BYTES", 3 * w[0].size * wo * w.itemsize)
+    monkeypatch.setattr(conv_kernels, "_BLOCK_MIN_COLUMNS", 1)
+    blocks = []
+    by_rows = conv_kernels._im2col_gemm_by_rows
+    monkeypatch.setattr(conv_kernels, "_im2col_gemm_by_rows",
+                        lambda *a: blocks.append(a[3]) or by_rows(*a))
+    return blocks
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 @pytest.mark.parametrize("case", [
     # (x shape, filter shape, strides, paddings, dilations)
-    ((1, 3, 23, 20), (5, 3, 7, 7), [2, 2], [3, 3], [1, 1]),   # a stem; last block partial
+    ((1, 3, 25, 20), (5, 3, 7, 7), [2, 2], [3, 3], [1, 1]),   # a stem; last block partial
     ((1, 4, 17, 13), (6, 4, 3, 3), [1, 2], [1, 0], [1, 1]),
     ((1, 2, 19, 16), (3, 2, 3, 3), [1, 1], [2, 2], [2, 2]),   # dilated, wide padding
 ])
@@ -605,17 +622,29 @@ def test_im2col_by_blocks_of_rows(case, dtype, monkeypatch):
     args = (x, w, strides, paddings, "EXPLICIT", dilations, 1, "NCHW")
     off = _run("conv2d", *args, {**FAST, "FLAGS_conv_winograd": False,
                                  "FLAGS_conv_im2col_blocks": False})
-    k = ws[1] * ws[2] * ws[3]
     # blocks of 3 output rows (the last one partial where Ho is no multiple of 3)
-    monkeypatch.setattr(conv_kernels, "_BLOCK_BYTES", 3 * k * off.shape[3] * x.itemsize)
-    monkeypatch.setattr(conv_kernels, "_BLOCK_MIN_COLUMNS", 1)
-    blocks = []
-    by_rows = conv_kernels._im2col_gemm_by_rows
-    monkeypatch.setattr(conv_kernels, "_im2col_gemm_by_rows",
-                        lambda *a: blocks.append(a[3]) or by_rows(*a))
+    blocks = _blocks_of_3_rows(monkeypatch, w, off.shape[3])
     on = _run("conv2d", *args, {**FAST, "FLAGS_conv_winograd": False})
     assert blocks == [3]
     rtol = 1e-5 if dtype == np.float32 else 1e-12
     _assert_near(on, off, rtol)
     _assert_near(on, reference_conv(*args), rtol)
     assert on.dtype == dtype and on.flags.c_contiguous
+
+
+@pytest.mark.parametrize("shape, groups", [((2, 4, 25, 20), 1), ((1, 4, 25, 20), 2)])
+def test_im2col_by_rows_only_for_one_ungrouped_image(shape, groups, monkeypatch):
+    # the blocks' GEMM writes one image's [O, Ho * Wo] columns: a batch or groups keep the
+    # whole-map path (a block of theirs would write past one image's columns)
+    if jit.kernels() is None:
+        pytest.skip("numba is not installed")
+    x = RNG.standard_normal(shape).astype(np.float32)
+    w = RNG.standard_normal((6, shape[1] // groups, 7, 7)).astype(np.float32)
+    args = (x, w, [2, 2], [3, 3], "EXPLICIT", [1, 1], groups, "NCHW")
+    blocks = _blocks_of_3_rows(monkeypatch, w, 10)  # Wo 10
+    got = _run("conv2d", *args, {**FAST, "FLAGS_conv_winograd": False})
+    assert blocks == []
+    _assert_near(got, reference_conv(*args), 1e-5)
+    one = (x[:1], w, [2, 2], [3, 3], "EXPLICIT", [1, 1], groups, "NCHW")
+    _run("conv2d", *one, {**FAST, "FLAGS_conv_winograd": False})
+    assert blocks == ([] if groups > 1 else [3])  # the same map, one ungrouped image: blocks
