@@ -346,19 +346,16 @@ class _Builder:
 class CompiledSegment:
     """One plan step standing for the runners ``members`` (module doc)."""
 
-    __slots__ = ("members", "release", "_internal", "_releases", "_fn", "_line_op", "_filename",
+    __slots__ = ("members", "release", "_releases", "_fn", "_line_op", "_filename",
                  "_builder_meta", "bails", "runs", "last_fused", "last_compiled", "_epoch")
 
     def __init__(self, members: list[BoundRunner], releases: list[list]) -> None:
         self.members = members
         self._releases = releases
-        # what the plan releases after this step: the Variables read from outside that die
-        # here; those made and dying inside hold nothing after a compiled run (their values
-        # stay locals) and are released by the segment itself after a run op by op
-        outside = _read_from_outside(members)
-        released = [v for group in releases for v in group]
-        self.release = [v for v in released if v.name in outside]
-        self._internal = [v for v in released if v.name not in outside]
+        # what the plan releases after this step (also the names made and dying inside: a
+        # compiled run keeps those in locals, but the Variable may still hold an earlier
+        # step's value under the same name)
+        self.release = [v for group in releases for v in group]
         self.bails = 0
         self.runs = 0
         self.last_fused = False  # a segment replays ops, it fuses none (RunStats)
@@ -391,7 +388,6 @@ class CompiledSegment:
             self.last_compiled = False
             for runner in self.members:
                 runner()
-            self._release_internal()
             return None
         try:
             self._fn()
@@ -437,25 +433,7 @@ class CompiledSegment:
             done = index + 1
         for runner in self.members[done:]:
             runner()
-        self._release_internal()
         return None
-
-    def _release_internal(self) -> None:
-        """After a run op by op: what the plan would have released of the values made here."""
-        for var in self._internal:
-            var.value = None
-
-
-def _read_from_outside(members: list[BoundRunner]) -> set[str]:
-    """Names the runners read before any of them writes them (their values come from outside)."""
-    written: set[str] = set()
-    outside: set[str] = set()
-    for runner in members:
-        for names in runner.op.inputs.values():
-            outside.update(n for n in names if n not in written)
-        for names in runner.op.outputs.values():
-            written.update(names)
-    return outside
 
 
 def compile_segments(steps: list[tuple]) -> list[tuple]:
