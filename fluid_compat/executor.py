@@ -95,13 +95,15 @@ class Program:
         every run is measurable on small programs."""
         block = self.desc.global_block
         n = block.num_ops  # (block.ops is a new tuple on every call: its id is no key)
-        key = (self._generation, n, id(block.op(0)) if n else None,
-               id(block.op(n - 1)) if n else None)
+        first = block.op(0) if n else None
+        last = block.op(n - 1) if n else None
         cached = self.__dict__.get("_targets_cache")
-        if cached is not None and cached[0] == key:
-            return cached[1]
+        # the first and last ops themselves, held (an id of a removed op can be reused)
+        if (cached is not None and cached[0] == (self._generation, n) and cached[1] is first
+                and cached[2] is last):
+            return cached[3]
         found = self._find_targets()
-        self._targets_cache = (key, found)
+        self._targets_cache = ((self._generation, n), first, last, found)
         return found
 
     def _find_targets(self) -> tuple[tuple[str, ...], tuple[str, ...]]:

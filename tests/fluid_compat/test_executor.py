@@ -276,3 +276,10 @@ def test_feed_and_fetch_targets_are_found_once_per_program_state(monkeypatch):
                     {"col": len(fetches)})
     assert program._targets()[1] == (*fetches, fetches[0])  # the op count changed: found
     assert len(scans) == 3
+    # the last op replaced by another (the same op count; the removed op freed first, so
+    # that the new one may take its address): found again
+    col = block.remove_op(block.num_ops - 1).attr("col")
+    block.create_var("fetch_feed", dtype=block.find_var(feeds[0]).dtype)
+    block.append_op("fetch", {"X": [feeds[0]]}, {"Out": ["fetch_feed"]}, {"col": col})
+    assert program._targets()[1] == (*fetches, feeds[0])
+    assert len(scans) == 4
