@@ -26,6 +26,7 @@ __all__ = [
     "batch_norm_channels",
     "batch_norm_infer_infer_meta",
     "batch_norm_infer_meta",
+    "check_conv_groups",
     "conv_infer_meta",
     "conv_out_size",
     "depthwise_conv_infer_meta",
@@ -159,6 +160,28 @@ def _check_positive(values, what: str, op: str) -> None:
 
 # -- conv ----------------------------------------------------------------------------------------
 
+def check_conv_groups(in_dims, f_dims, groups: int, data_format: str) -> None:
+    """ConvInferMeta's checks of Attr(groups) against the input's and the filter's channels
+    (also the conv kernels', which a direct call reaches without InferMeta)."""
+    if groups <= 0:
+        raise InvalidArgument(f"Op(Conv): Attr(groups) must be positive, but received {groups}.")
+    in_channels = in_dims[-1] if is_channel_last(data_format) else in_dims[1]
+    if in_channels != UNKNOWN and f_dims[1] != UNKNOWN and in_channels != f_dims[1] * groups:
+        raise InvalidArgument(
+            "The number of input's channels should be equal to filter's channels * groups for "
+            f"Op(Conv). But received: the input's channels is {in_channels}, the input's shape "
+            f"is {fmt_dims(in_dims)}; the filter's channels is {f_dims[1]}, the filter's shape "
+            f"is {fmt_dims(f_dims)}; the groups is {groups}, the data_format is {data_format}. "
+            "The error may come from wrong data_format setting."
+        )
+    if f_dims[0] != UNKNOWN and f_dims[0] % groups:
+        raise InvalidArgument(
+            "The number of output's channels (filter's first dimension) of Op(Conv) should be "
+            f"divided by groups. But received: the output channels is {f_dims[0]}, the filter's "
+            f"shape is {fmt_dims(f_dims)}, the groups is {groups}."
+        )
+
+
 def conv_infer_meta(input, filter, strides, paddings, padding_algorithm: str, dilations,
                     groups: int, data_format: str, out, *,
                     config: MetaConfig | None = None) -> None:
@@ -193,24 +216,8 @@ def conv_infer_meta(input, filter, strides, paddings, padding_algorithm: str, di
             f"Op(Conv): Attr(dilations) {fmt_dims(dilations)} must have one value per spatial "
             f"dimension ({len(strides)})."
         )
-    if groups <= 0:
-        raise InvalidArgument(f"Op(Conv): Attr(groups) must be positive, but received {groups}.")
     channel_last = is_channel_last(data_format)
-    in_channels = in_dims[-1] if channel_last else in_dims[1]
-    if in_channels != UNKNOWN and f_dims[1] != UNKNOWN and in_channels != f_dims[1] * groups:
-        raise InvalidArgument(
-            "The number of input's channels should be equal to filter's channels * groups for "
-            f"Op(Conv). But received: the input's channels is {in_channels}, the input's shape "
-            f"is {fmt_dims(in_dims)}; the filter's channels is {f_dims[1]}, the filter's shape "
-            f"is {fmt_dims(f_dims)}; the groups is {groups}, the data_format is {data_format}. "
-            "The error may come from wrong data_format setting."
-        )
-    if f_dims[0] != UNKNOWN and f_dims[0] % groups:
-        raise InvalidArgument(
-            "The number of output's channels (filter's first dimension) of Op(Conv) should be "
-            f"divided by groups. But received: the output channels is {f_dims[0]}, the filter's "
-            f"shape is {fmt_dims(f_dims)}, the groups is {groups}."
-        )
+    check_conv_groups(in_dims, f_dims, groups, data_format)
     if runtime and f_dims[0] <= 0:
         raise InvalidArgument("the size of filter at axis 0 should be greater than 0")
     data_dims = _spatial(in_dims, channel_last)

@@ -63,7 +63,8 @@ from phi import flags
 from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import conv_out_size, is_channel_last, resolve_conv_padding
+from phi.infermeta.nn import (check_conv_groups, conv_out_size, is_channel_last,
+                              resolve_conv_padding)
 from phi.kernels import jit
 from phi.kernels.funcs import prod
 from phi.kernels.scratch import FLAG as _SCRATCH_FLAG
@@ -415,6 +416,7 @@ def conv_compute(ctx, input, filter, strides, paddings, padding_algorithm: str, 
     affine epilogue: fluid_compat.operators.fusion)."""
     xp = ctx.xp
     nd = input.ndim - 2
+    check_conv_groups(input.shape, filter.shape, groups, data_format)  # (a direct call)
     channel_last = is_channel_last(data_format)
     x = xp.permute_dims(input, (0, nd + 1, *range(1, nd + 1))) if channel_last else input
     pads, dils, out_sizes = conv_geometry(x.shape[2:], filter.shape[2:], strides, paddings,

@@ -281,6 +281,14 @@ def test_conv(numba, gemm_1x1):
         dw_attrs = ([1, 2], [1, 1], "SAME", 5, [1, 1], *nchw)
         _check(depthwise_conv2d, dw_attrs, [xd, wd], xd, wd)
         _check(depthwise_conv2d, dw_attrs, [xd, wd], xd[:, :, ::2], wd)  # strided view
+        # a filter other than planned (dims, dtype): the kernel's way (or its error)
+        _check(depthwise_conv2d, dw_attrs, [xd, wd], xd, np.concatenate([wd, wd]))
+        _check(depthwise_conv2d, dw_attrs, [xd, wd], xd, wd.astype(np.float32))
+        _check(depthwise_conv2d, dw_attrs, [xd, wd], xd.astype(np.float16),
+               wd.astype(np.float16))
+        _check(conv2d, ([1, 1], [0, 0], "EXPLICIT", [1, 1], 1, *nchw), [x1, w1], x1,
+               np.concatenate([w1, w1]))
+        _check(conv2d, attrs3, [x3, w3], x3, w3[:, :, :2])
     finally:
         set_flags({"FLAGS_kernel_numba": True, "FLAGS_conv_1x1_gemm": True})
     # not bound: NHWC, an integer dtype, an empty batch, channels that do not divide

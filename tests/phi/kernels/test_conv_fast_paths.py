@@ -648,3 +648,20 @@ def test_im2col_by_rows_only_for_one_ungrouped_image(shape, groups, monkeypatch)
     one = (x[:1], w, [2, 2], [3, 3], "EXPLICIT", [1, 1], groups, "NCHW")
     _run("conv2d", *one, {**FAST, "FLAGS_conv_winograd": False})
     assert blocks == ([] if groups > 1 else [3])  # the same map, one ungrouped image: blocks
+
+
+@pytest.mark.parametrize("numba", [True, False])
+def test_channels_that_groups_do_not_divide_are_an_error(numba):
+    # a direct kernel call (no InferMeta before it): InferMeta's message, not a garbage
+    # channel from the compiled depthwise loop or numpy's reshape error
+    from phi.core.errors import InvalidArgument
+
+    x = RNG.standard_normal((1, 2, 4, 4)).astype(np.float32)
+    cases = (((3, 1, 3, 3), 2, "output's channels .* divided by groups.*output channels is 3"),
+             ((4, 1, 3, 3), 3, "input's channels should be equal to filter's channels \\* "
+                               "groups.*input's channels is 2"))
+    for wshape, groups, message in cases:
+        w = RNG.standard_normal(wshape).astype(np.float32)
+        with pytest.raises(InvalidArgument, match=message):
+            _run("conv2d", x, w, [1, 1], [1, 1], "EXPLICIT", [1, 1], groups, "NCHW",
+                 {**FAST, "FLAGS_kernel_numba": numba})
