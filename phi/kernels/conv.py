@@ -269,6 +269,28 @@ def _depthwise_compiled(loops, x, w, pads, strides, dilations, out_dims):
     return out
 
 
+def _is_1x1(groups: int, ksize, strides, pads) -> bool:
+    """1x1, stride 1, no padding, ungrouped: one GEMM on x's own view (``_gemm_1x1``)."""
+    return (groups == 1 and all(k == 1 for k in ksize) and all(s == 1 for s in strides)
+            and not any(pads))
+
+
+def _is_depthwise(c: int, cg: int, groups: int) -> bool:
+    """One input channel per group (O = C * multiplier): the depthwise loops."""
+    return cg == 1 and groups == c
+
+
+def _gemm_1x1(xp, x, w, out_dims):
+    """A 1x1 convolution (``_is_1x1``) as one GEMM on x's own [N, C, L] view (the im2col
+    path's BLAS calls, without building the window view) -> ``out_dims``."""
+    n, c = x.shape[:2]
+    wmat = xp.reshape(w, (w.shape[0], c))
+    length = prod(out_dims[2:])
+    out = (xp.matmul(wmat, xp.reshape(x, (c, length))) if n == 1
+           else xp.matmul(wmat, xp.reshape(x, (n, c, length))))
+    return xp.reshape(out, out_dims)
+
+
 def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     """Grouped convolution of an [N, C, *spatial] input (pads resolved and holding every
     window) -> [N, O, *out]."""
@@ -276,17 +298,11 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     n, c = x.shape[:2]
     o, cg = w.shape[:2]
     ksize = w.shape[2:]
-    if (groups == 1 and FLAGS[_GEMM_1X1_FLAG] and all(k == 1 for k in ksize)
-            and all(s == 1 for s in strides) and not any(pads)):
-        # 1x1, stride 1, no padding: one GEMM on x's own [N, C, L] view (the im2col path's
-        # BLAS calls, without building the window view)
-        xm = xp.reshape(x, (n, c, prod(out_sizes)))
-        wmat = xp.reshape(w, (o, c))
-        out = xp.matmul(wmat, xm[0]) if n == 1 else xp.matmul(wmat, xm)
-        return xp.reshape(out, (n, o, *out_sizes))
+    if _is_1x1(groups, ksize, strides, pads) and FLAGS[_GEMM_1X1_FLAG]:
+        return _gemm_1x1(xp, x, w, (n, o, *out_sizes))
     loops = (jit.kernels() if xp is np and x.dtype in jit.DTYPES and w.dtype == x.dtype
              else None)
-    if cg == 1 and groups == c and len(ksize) == 2:
+    if _is_depthwise(c, cg, groups) and len(ksize) == 2:
         if loops is not None:
             return _depthwise_compiled(loops, x, w, pads, strides, dilations,
                                        (n, o, *out_sizes))
@@ -487,26 +503,20 @@ def _bind_conv(kernel, order: tuple[str, ...]):
                                               dilations)
         if 0 in out_sizes:
             return None
-        length = out_sizes[0] * out_sizes[1]
         out_dims = (n, o, *out_sizes)
         nd = np.ndarray
         strides = list(strides)
-        gemm_1x1 = (groups == 1 and kh == kw == 1 and strides == [1, 1] and not any(pads))
-        depthwise = cg == 1 and groups == c
 
         def planned(x, w):
             return (type(x) is nd and type(w) is nd and x.shape == xdims and w.shape == wdims
                     and x.dtype is dtype and w.dtype is dtype)
 
-        if gemm_1x1:
+        if _is_1x1(groups, (kh, kw), strides, pads):
             def bound(x, w):
                 if planned(x, w) and FLAGS[_GEMM_1X1_FLAG]:
-                    wmat = w.reshape(o, c)
-                    if n == 1:
-                        return np.matmul(wmat, x.reshape(c, length)).reshape(out_dims)
-                    return np.matmul(wmat, x.reshape(n, c, length)).reshape(out_dims)
+                    return _gemm_1x1(np, x, w, out_dims)
                 return kernel(ctx, x, w, *attrs)
-        elif depthwise:
+        elif _is_depthwise(c, cg, groups):
             def bound(x, w):
                 if planned(x, w):
                     loops = jit.kernels()

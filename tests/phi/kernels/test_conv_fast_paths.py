@@ -658,8 +658,8 @@ def test_channels_that_groups_do_not_divide_are_an_error(numba):
 
     x = RNG.standard_normal((1, 2, 4, 4)).astype(np.float32)
     cases = (((3, 1, 3, 3), 2, "output's channels .* divided by groups.*output channels is 3"),
-             ((4, 1, 3, 3), 3, "input's channels should be equal to filter's channels \\* "
-                               "groups.*input's channels is 2"))
+             ((4, 1, 3, 3), 3, ("input's channels should be equal to filter's channels \\* "
+                                "groups.*input's channels is 2")))
     for wshape, groups, message in cases:
         w = RNG.standard_normal(wshape).astype(np.float32)
         with pytest.raises(InvalidArgument, match=message):
