@@ -154,11 +154,19 @@ def _cmd_build_kernels(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     start = time.perf_counter()
+    directory = aot.cache_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"build-kernels: cannot write the build's directory {directory} ({exc.strerror}; "
+              f"it is ${aot.CACHE_ENV} when set, else the user's cache); the compiled loops "
+              "stay on numba's JIT", file=sys.stderr)
+        return 1
     try:
         path = aot.build()
     except Exception as exc:  # the compiler or the linker: say which, keep the JIT path
-        print(f"build-kernels: the build failed ({type(exc).__name__}: {exc}); the compiled "
-              "loops stay on numba's JIT", file=sys.stderr)
+        print(f"build-kernels: the build into {directory} failed ({type(exc).__name__}: "
+              f"{exc}); the compiled loops stay on numba's JIT", file=sys.stderr)
         return 1
     print(f"built {path} in {time.perf_counter() - start:.1f} s")
     return 0

@@ -327,7 +327,14 @@ def test_cli_rebuilds_a_damaged_build(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(aot, "build", broken)
     assert main(["build-kernels"]) == 1
-    assert "gcc: not found" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "gcc: not found" in err and f"build into {tmp_path} failed" in err
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv(aot.CACHE_ENV, str(blocker / "cache"))  # under a file: cannot be made
+    assert main(["build-kernels"]) == 1
+    assert (f"cannot write the build's directory {blocker / 'cache'}"
+            in capsys.readouterr().err)
 
 
 def test_a_process_with_the_build_never_imports_numba(cache):
