@@ -729,7 +729,9 @@ def _sliced_dims(dims, bounds, axes, infer_flags, config) -> list[int]:
     return out
 
 
-def _decreased(out_dims: list[int], decrease_axis, runtime: bool) -> tuple[int, ...]:
+def decreased_dims(out_dims, decrease_axis, runtime: bool) -> tuple[int, ...]:
+    """``out_dims`` without the ``decrease_axis`` axes (negative from the end); ``runtime``:
+    each must be 1 (the slice kernels check it at InferMeta, not again)."""
     drop = set()
     for a in decrease_axis:
         a = a + len(out_dims) if a < 0 else a
@@ -752,7 +754,7 @@ def slice_raw_infer_meta(input, axes, starts, ends, infer_flags, decrease_axis, 
     else:
         bounds = slice_bounds(dims, axes, int_array_data(starts), int_array_data(ends))
         out_dims = _sliced_dims(dims, bounds, axes, infer_flags, config)
-    out.set_dims(_decreased(out_dims, decrease_axis, runtime))
+    out.set_dims(decreased_dims(out_dims, decrease_axis, runtime))
     out.set_dtype(input.dtype)
     out.set_layout(input.layout)
     if axes and _norm_axis(axes[0], len(dims), "slice") != 0:
@@ -772,7 +774,7 @@ def strided_slice_raw_infer_meta(x, axes, starts, ends, strides, infer_flags, de
         bounds = strided_slice_bounds(dims, axes, int_array_data(starts), int_array_data(ends),
                                       int_array_data(strides), infer_flags, decrease_axis)
         out_dims = _sliced_dims(dims, bounds, axes, infer_flags, config)
-    out.set_dims(_decreased(out_dims, decrease_axis, runtime))
+    out.set_dims(decreased_dims(out_dims, decrease_axis, runtime))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
@@ -783,7 +785,7 @@ def strided_slice_infer_meta(x, axes, starts, ends, strides, out, *,
     strided_slice_raw_infer_meta(x, axes, starts, ends, strides, [], [], out, config=config)
 
 
-__all__ += ["slice_bounds", "slice_raw_infer_meta", "strided_slice_bounds",
+__all__ += ["decreased_dims", "slice_bounds", "slice_raw_infer_meta", "strided_slice_bounds",
             "strided_slice_infer_meta", "strided_slice_raw_infer_meta"]
 
 

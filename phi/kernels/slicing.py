@@ -9,7 +9,7 @@ from phi.common.int_array import IntArray
 from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.unary import slice_bounds, strided_slice_bounds
+from phi.infermeta.unary import decreased_dims, slice_bounds, strided_slice_bounds
 
 __all__ = ["slice_kernel", "strided_slice", "strided_slice_raw"]
 
@@ -18,22 +18,22 @@ SLICE_DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float32", "
                 "float16", "bfloat16", "complex64", "complex128"]
 
 
-def _decreased_dims(dims, decrease_axis) -> tuple[int, ...]:
-    drop = {a + len(dims) if a < 0 else a for a in decrease_axis}
-    return tuple(d for i, d in enumerate(dims) if i not in drop)
-
-
 def _decrease(xp, out, decrease_axis):
     if not decrease_axis:
         return out
-    return xp.reshape(out, _decreased_dims(out.shape, decrease_axis))
+    return xp.reshape(out, decreased_dims(out.shape, decrease_axis, runtime=False))
+
+
+def _index(ndim: int, bounds: dict) -> tuple[slice, ...]:
+    """The index of InferMeta's bounds (axis -> (start, end[, step]))."""
+    index = [slice(None)] * ndim
+    for axis, bound in bounds.items():
+        index[axis] = slice(*bound)
+    return tuple(index)
 
 
 def _slice_index(dims, axes, starts: IntArray, ends: IntArray) -> tuple[slice, ...]:
-    index = [slice(None)] * len(dims)
-    for axis, (start, end) in slice_bounds(dims, axes, starts.data, ends.data).items():
-        index[axis] = slice(start, end)
-    return tuple(index)
+    return _index(len(dims), slice_bounds(dims, axes, starts.data, ends.data))
 
 
 # (named slice_kernel: `slice` is the Python builtin used below)
@@ -56,7 +56,7 @@ def _bind_slice(ctx, attrs, metas):
     dims = metas[0][1]
     index = _slice_index(dims, axes, starts, ends)
     sliced = tuple(len(range(*s.indices(d))) for s, d in zip(index, dims, strict=True))
-    out_dims = _decreased_dims(sliced, decrease_axis) if decrease_axis else None
+    out_dims = decreased_dims(sliced, decrease_axis, runtime=False) if decrease_axis else None
     nd = np.ndarray
 
     def bound(x):
@@ -70,12 +70,9 @@ def _bind_slice(ctx, attrs, metas):
 
 def _strided(ctx, x, axes, starts, ends, strides, infer_flags, decrease_axis):
     xp = ctx.xp
-    index = [slice(None)] * x.ndim
-    bounds = strided_slice_bounds(x.shape, axes, starts.data, ends.data, strides.data,
-                                  infer_flags, decrease_axis)
-    for axis, (start, end, step) in bounds.items():
-        index[axis] = slice(start, end, step)
-    return _decrease(xp, xp.asarray(x[tuple(index)], copy=True), decrease_axis)
+    index = _index(x.ndim, strided_slice_bounds(x.shape, axes, starts.data, ends.data,
+                                                strides.data, infer_flags, decrease_axis))
+    return _decrease(xp, xp.asarray(x[index], copy=True), decrease_axis)
 
 
 @register_kernel("strided_slice_raw", ("CPU", "GPU"), dtypes=SLICE_DTYPES)
