@@ -174,7 +174,7 @@ class ConvEpilogueStep:
     """One plan step standing for the runners ``members`` (conv, batch_norm[, add][,
     activation])."""
 
-    __slots__ = ("members", "release", "_conv", "_conv_fn", "_epoch", "_bn_inputs",
+    __slots__ = ("members", "release", "_kinds", "_conv", "_conv_fn", "_epoch", "_bn_inputs",
                  "_bn_guards", "_compiled", "_epsilon", "_bshape", "_act", "_act_code",
                  "_residual", "_out", "_xp", "runs", "last_fused")
 
@@ -183,17 +183,21 @@ class ConvEpilogueStep:
         self.release = release
         self.runs = 0
         self.last_fused = False  # whether the last call ran as one step
+        # the members' kernels as the pass found them (conv, batch_norm[, add][, activation])
+        self._kinds = [_kernel_name(runner) for runner in members]
         for runner in members:  # each fused run replays every member's decision
             runner.replayed_by(self)
         self._arm()
 
     def _arm(self) -> bool:
-        """Take the fast-path state of the members; False when one of them has none."""
+        """Take the fast-path state of the members; False when one of them has none (or
+        re-learned another kernel than the pass fused)."""
         conv, bn, *rest = self.members
-        add = rest[0] if rest and _kernel_name(rest[0]) in _ADD_KERNELS else None
+        add = rest[0] if rest and self._kinds[2] in _ADD_KERNELS else None
         act = rest[1:] if add is not None else rest
         if (conv._simple is None or not bn._fast or (act and act[0]._simple is None)
-                or (add is not None and add._simple is None)):
+                or (add is not None and add._simple is None)
+                or [_kernel_name(runner) for runner in self.members] != self._kinds):
             self._conv = None
             return False
         named = _attrs(conv)
@@ -214,8 +218,8 @@ class ConvEpilogueStep:
         self._epsilon = attrs["epsilon"]
         axis = 3 if attrs["data_layout"] == "NHWC" else 1
         self._bshape = tuple(-1 if i == axis else 1 for i in range(4))  # per-channel vectors
-        self._act = _ACTIVATIONS[_kernel_name(act[0])] if act else None
-        self._act_code = _ACT_CODES[_kernel_name(act[0])] if act else 0
+        self._act = _ACTIVATIONS[self._kinds[-1]] if act else None
+        self._act_code = _ACT_CODES[self._kinds[-1]] if act else 0
         last = act[0] if act else add if add is not None else bn
         y_var = bn.scope.find_var(_output_names(bn, "Y")[0])
         self._residual = None
