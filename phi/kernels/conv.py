@@ -280,15 +280,15 @@ def _is_depthwise(c: int, cg: int, groups: int) -> bool:
     return cg == 1 and groups == c
 
 
-def _gemm_1x1(xp, x, w, out_dims):
+def _gemm_1x1(xp, x, w, out_dims, length: int):
     """A 1x1 convolution (``_is_1x1``) as one GEMM on x's own [N, C, L] view (the im2col
-    path's BLAS calls, without building the window view) -> ``out_dims``."""
-    n, c = x.shape[:2]
-    wmat = xp.reshape(w, (w.shape[0], c))
-    length = prod(out_dims[2:])
-    out = (xp.matmul(wmat, xp.reshape(x, (c, length))) if n == 1
-           else xp.matmul(wmat, xp.reshape(x, (n, c, length))))
-    return xp.reshape(out, out_dims)
+    path's BLAS calls, without building the window view; ``length``: L) -> ``out_dims``."""
+    # ndarray's own reshape: np.reshape's wrapper costs ~3 us a call, as much as a tiny GEMM
+    reshape = np.ndarray.reshape if xp is np else xp.reshape
+    n, o = out_dims[:2]
+    c = x.shape[1]
+    xm = reshape(x, (c, length) if n == 1 else (n, c, length))
+    return reshape(xp.matmul(reshape(w, (o, c)), xm), out_dims)
 
 
 def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
@@ -299,7 +299,7 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     o, cg = w.shape[:2]
     ksize = w.shape[2:]
     if _is_1x1(groups, ksize, strides, pads) and FLAGS[_GEMM_1X1_FLAG]:
-        return _gemm_1x1(xp, x, w, (n, o, *out_sizes))
+        return _gemm_1x1(xp, x, w, (n, o, *out_sizes), prod(out_sizes))
     loops = (jit.kernels() if xp is np and x.dtype in jit.DTYPES and w.dtype == x.dtype
              else None)
     if _is_depthwise(c, cg, groups) and len(ksize) == 2:
@@ -504,6 +504,7 @@ def _bind_conv(kernel, order: tuple[str, ...]):
         if 0 in out_sizes:
             return None
         out_dims = (n, o, *out_sizes)
+        length = out_sizes[0] * out_sizes[1]
         nd = np.ndarray
         strides = list(strides)
 
@@ -514,7 +515,7 @@ def _bind_conv(kernel, order: tuple[str, ...]):
         if _is_1x1(groups, (kh, kw), strides, pads):
             def bound(x, w):
                 if planned(x, w) and FLAGS[_GEMM_1X1_FLAG]:
-                    return _gemm_1x1(np, x, w, out_dims)
+                    return _gemm_1x1(np, x, w, out_dims, length)
                 return kernel(ctx, x, w, *attrs)
         elif _is_depthwise(c, cg, groups):
             def bound(x, w):
