@@ -19,7 +19,8 @@ options, e.g. bn_affine_act's numpy error model), for float32 and float64 and th
 layouts the kernels pass (``EXPORTS``); its CPython wrapper releases the GIL, as the
 dispatchers' ``nogil`` does.  The same LLVM code of the same source: results are bit for bit
 those of the JIT path (tests compare them).  An argument the export does not take (another
-dtype, ndim, layout, or a misaligned array) goes to the JIT path, so the module behaves like ``_jit_loops``.
+dtype, ndim, layout, or a misaligned array) goes to the JIT path, so the module behaves like
+``_jit_loops``.
 """
 
 from __future__ import annotations
