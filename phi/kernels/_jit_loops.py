@@ -6,10 +6,13 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from phi.kernels.special import ERFC_P
+
 # the loops the kernels call (each exported by the ahead-of-time build: aot.EXPORTS); the others
-# (affine_act, affine_add_act, bn_coefficients, _fill_phases) are called by these
-__all__ = ["bn_affine_act", "bn_affine_add_act", "depthwise", "depthwise_3x3_small", "im2col",
-           "max_pool2d", "winograd_input", "winograd_output", "winograd_weight"]
+# (affine_act, affine_add_act, bn_coefficients, _fill_phases, _pairwise_sum) are called by these
+__all__ = ["bn_affine_act", "bn_affine_add_act", "depthwise", "depthwise_3x3_small", "gelu_erf",
+           "im2col", "layer_norm", "max_pool2d", "softmax", "winograd_input", "winograd_output",
+           "winograd_weight"]
 
 _JIT = numba.njit(cache=True, nogil=True)
 
@@ -559,3 +562,125 @@ def im2col(x, cols, oy0, oy1, wo, kh, kw, sh, sw, dh, dw, pt, pl):
                             for q in range(hi - lo):
                                 uq = np.uint64(q)
                                 cf[d + uq] = xf[src + uq * usw]
+
+
+_PAIRWISE_BLOCK = 128  # numpy's PW_BLOCKSIZE
+
+
+@_JIT
+def _pairwise_sum(a, start, n, square, shift):
+    """The sum of a[start:start + n] (of (a - shift)**2, each difference and square rounded,
+    when ``square``) in numpy's order (``add.reduce`` over a contiguous row: pairwise_sum of
+    loops_utils.h, eight accumulators up to 128 elements, halves above): the same bits as
+    numpy's float32 / float64 sum."""
+    if n < 8:
+        res = a.dtype.type(0)
+        for i in range(start, start + n):
+            v = a[i] - shift if square else a[i]
+            res += v * v if square else v
+        return res
+    if n <= _PAIRWISE_BLOCK:
+        r = np.empty(8, dtype=a.dtype)
+        for j in range(8):
+            v = a[start + j] - shift if square else a[start + j]
+            r[j] = v * v if square else v
+        i = 8
+        stop = n - n % 8
+        while i < stop:
+            for j in range(8):
+                v = a[start + i + j] - shift if square else a[start + i + j]
+                r[j] += v * v if square else v
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            v = a[start + i] - shift if square else a[start + i]
+            res += v * v if square else v
+            i += 1
+        return res
+    half = n // 2
+    half -= half % 8
+    return (_pairwise_sum(a, start, half, square, shift)
+            + _pairwise_sum(a, start + half, n - half, square, shift))
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def layer_norm(x, scale, bias, epsilon, y, mean, variance, affine):
+    """layer_norm over the rows of x [rows, n] (C-contiguous) into y, mean [rows], variance
+    [rows]: the numpy path's operations in its order and dtype, each rounded (mean = sum / n,
+    variance = sum((x - mean)**2) / n with numpy's pairwise sums, y = (x - mean) /
+    sqrt(variance + T(epsilon)), then * scale[k] when affine & 1, + bias[k] when affine & 2):
+    the same bits, in one call instead of ten."""
+    rows, n = x.shape
+    t = x.dtype.type
+    count = t(n)
+    eps = t(epsilon)
+    zero = t(0)
+    xf = x.reshape(rows * n)
+    yf = y.reshape(rows * n)
+    for r in range(rows):
+        base = r * n
+        m = (zero + _pairwise_sum(xf, base, n, False, zero)) / count
+        v = (zero + _pairwise_sum(xf, base, n, True, m)) / count
+        std = np.sqrt(v + eps)
+        for k in range(n):
+            w = (xf[base + k] - m) / std
+            if affine & 1:
+                w = w * scale[k]
+            if affine & 2:
+                w = w + bias[k]
+            yf[base + k] = w
+        mean[r] = m
+        variance[r] = v
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def gelu_erf(x, out):
+    """gelu's exact form into out (x's size, C-contiguous), each element as
+    activation.gelu_erfc computes it: in double, erf(w) = 1 - erfc(|w|) from ERFC_P with w's
+    sign, 0.5 d (1 + erf(d / sqrt 2)), rounded to out's dtype; the same operations in the
+    same order (the same bits where numpy's float64 exp is the C library's, as on CPUs
+    without AVX-512), in one call instead of ~35."""
+    xf = x.reshape(x.size)
+    of = out.reshape(out.size)
+    for i in range(xf.size):
+        d = np.float64(xf[i])
+        w = d * 0.7071067811865476
+        a = abs(w)
+        t = 2.0 / (a + 2.0)
+        s = t * 2.0 - 1.0
+        p = s * ERFC_P[12] + ERFC_P[11]
+        for k in range(10, -1, -1):
+            p = p * s + ERFC_P[k]
+        p = np.exp(p - a * a) * t  # erfc(|w|)
+        p = 1.0 - p  # erf(|w|)
+        if w < 0:
+            p = -p
+        of[i] = (p + 1.0) * d * 0.5
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def softmax(x, out, clip):
+    """softmax over the rows of x [rows, n] (C-contiguous) into out: the numpy path's
+    operations (row maximum, NaN kept; x - max; below ``clip`` -> clip; exp; times 1 / the
+    row's pairwise sum), exp taken from the C library where numpy may use its own SIMD exp
+    (within an ulp or two of the numpy path), in one call instead of seven."""
+    rows, n = x.shape
+    one = x.dtype.type(1)
+    zero = x.dtype.type(0)
+    xf = x.reshape(rows * n)
+    of = out.reshape(rows * n)
+    for r in range(rows):
+        base = r * n
+        m = xf[base]
+        for k in range(1, n):
+            v = xf[base + k]
+            if not m >= v and m == m:  # a larger value, or NaN (which then stays)
+                m = v
+        for k in range(n):
+            e = xf[base + k] - m
+            if e < clip:
+                e = clip
+            of[base + k] = np.exp(e)
+        inv = one / (zero + _pairwise_sum(of, base, n, False, zero))
+        for k in range(n):
+            of[base + k] = of[base + k] * inv

@@ -9,10 +9,11 @@ module in a cache directory; ``load`` imports it in about 2 ms and 10 MB, numba 
 this machine, and uses the JIT path otherwise.  Build it with ``fluid-compat build-kernels``
 (about 30 s, a C compiler needed); nothing builds it behind the caller's back.
 
-A build is keyed by ``tag()``: the loops' source, the export table below, numpy's version,
-the Python ABI and the CPU's model and feature flags (the code is compiled for this CPU, as
-numba's JIT does).  A build of another key is never loaded: editing ``_jit_loops.py`` or
-moving the cache to another CPU falls back to the JIT path until the next build.
+A build is keyed by ``tag()``: the loops' source (and ``special.py``, whose constants they
+compile in), the export table below, numpy's version, the Python ABI and the CPU's model and
+feature flags (the code is compiled for this CPU, as numba's JIT does).  A build of another
+key is never loaded: editing ``_jit_loops.py`` or moving the cache to another CPU falls back to
+the JIT path until the next build.
 
 Each exported function calls the numba dispatcher of the loop (compiled with that loop's own
 options, e.g. bn_affine_act's numpy error model), for float32 and float64 and the array
@@ -60,6 +61,9 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "bn_affine_act": ("C3",) + ("C1",) * 4 + ("f", "i", "i", "i"),
     "bn_affine_add_act": ("C3",) + ("C1",) * 4 + ("f", "C3", "i", "i", "i"),
     "im2col": ("C4", "C3") + ("i",) * 11,
+    "layer_norm": ("C2", "C1", "C1", "f", "C2", "C1", "C1", "i"),
+    "gelu_erf": ("C1", "C1"),
+    "softmax": ("C2", "C2", "s"),
 }
 
 #: the dtypes the compiled loops take: native-byte-order float32 / float64 (numba refuses
@@ -67,6 +71,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _SCALARS = {"i": "int64", "f": "float64"}
 _LOOPS_SOURCE = Path(__file__).with_name("_jit_loops.py")
+_CONSTANTS_SOURCE = Path(__file__).with_name("special.py")  # constants the loops compile in
 
 
 def cache_dir() -> Path:
@@ -94,17 +99,18 @@ def _cpu() -> str:
 
 
 def tag() -> str:
-    """The key of a build for this source, numpy, Python and CPU (module doc)."""
-    import hashlib
+    """The key of a build for this source, numpy, Python and CPU (module doc): CRC-32 and
+    Adler-32 of those parts, 64 bits (a key that changes with them, not a guard against
+    tampering: the cache is the user's own directory).  zlib, not hashlib: importing hashlib
+    (OpenSSL) cost ~6 ms of every process's first compiled call, a cold start's first run."""
     import platform
+    import zlib
 
-    digest = hashlib.sha256()
-    for part in (_LOOPS_SOURCE.read_bytes(), repr(sorted(EXPORTS.items())).encode(),
-                 np.__version__.encode(), sys.implementation.cache_tag.encode(),
-                 platform.machine().encode(), _cpu().encode()):
-        digest.update(part)
-        digest.update(b"\0")
-    return digest.hexdigest()[:20]
+    data = b"\0".join((_LOOPS_SOURCE.read_bytes(), _CONSTANTS_SOURCE.read_bytes(),
+                       repr(sorted(EXPORTS.items())).encode(), np.__version__.encode(),
+                       sys.implementation.cache_tag.encode(), platform.machine().encode(),
+                       _cpu().encode()))
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def _module_name(key: str) -> str:

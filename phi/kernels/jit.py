@@ -3,16 +3,19 @@
 numba is an optional extra (``pip install fluid-phi-bridge[numba]``).  When it is importable
 and ``FLAGS_kernel_numba`` is on (the default), the kernels below replace parts of the numpy
 path: depthwise convolution as direct loops (phi.kernels.conv), Winograd's input and output
-transforms (phi.kernels.conv), and max/avg pooling over small windows (phi.kernels.pooling).
+transforms (phi.kernels.conv), max pooling over small windows (phi.kernels.pooling), the
+conv_bn step's epilogue (fluid_compat.operators.fusion), and layer_norm, gelu's exact form and
+last-axis softmax as one call each (phi.kernels.normalization, activation, softmax).
 With the flag off, or without numba, every kernel runs its numpy path, which stays complete.
 When ``fluid-compat build-kernels`` has built the loops ahead of time for this machine
 (``phi.kernels.aot``, ``FLAGS_kernel_aot``), that build is used instead and numba is not
 imported (it is not even needed then): the same code, ~10 MB instead of ~110.
 
-numba is imported on the first call that wants it (a program without convolutions never pays
-for it); functions are compiled with ``cache=True``, so their compile cost (seconds) is paid
-once per machine and later processes load them from numba's cache (numba's compiler lock
-serialises a first compile that several threads ask for at once).  They hold no state, release
+numba is imported on the first call that wants it (a program without those kernels never pays
+for it; with the ahead-of-time build none does); functions are compiled with ``cache=True``,
+so their compile cost (seconds) is paid once per machine and later processes load them from
+numba's cache (numba's compiler lock serialises a first compile that several threads ask for
+at once).  They hold no state, release
 the GIL (``nogil``) and write only into arrays their caller allocated for that call: one
 executor stays safe from many threads.  Arithmetic is float32 in float32 (as numpy's and
 BLAS's loops are) with no fastmath: sums are in a fixed order, so the same inputs give the same
@@ -34,8 +37,9 @@ DTYPES = aot.DTYPES  # the dtypes the compiled loops take (one table for both bu
 
 FLAG = "FLAGS_kernel_numba"
 flags.define_flag(FLAG, bool, True,
-                  "Compiled (numba) loops for depthwise convolution, Winograd transforms and "
-                  "pooling when numba is installed; off: the numpy path.")
+                  "Compiled (numba) loops for depthwise convolution, Winograd transforms, "
+                  "pooling, the conv_bn epilogue, layer_norm, gelu and softmax when numba is "
+                  "installed or built ahead of time; off: the numpy path.")
 THREADS_FLAG = "FLAGS_kernel_threads"
 flags.define_flag(THREADS_FLAG, int, 1,
                   "Threads the compiled loops split their channels over (the caller and "

@@ -13,6 +13,7 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
+from phi.kernels import jit
 from phi.kernels.funcs import as_array, prod, quiet
 
 __all__ = ["group_norm", "instance_norm", "layer_norm"]
@@ -35,7 +36,8 @@ def layer_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilo
                begin_norm_axis: int) -> tuple[Tensor, Tensor, Tensor]:
     """(y, mean, variance): x normalized over the dims from ``begin_norm_axis`` on, then
     scaled and shifted by the flattened scale / bias; mean and variance have the leading
-    dims x.dims[:begin_norm_axis]."""
+    dims x.dims[:begin_norm_axis].  float32 / float64 numpy arrays go to the compiled loop when
+    the compiled loops are on (FLAGS_kernel_numba): the same bits in one call."""
     xp = ctx.xp
     t = x.dtype.type
     left = 1
@@ -45,6 +47,10 @@ def layer_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilo
     for d in x.shape[begin_norm_axis:]:
         right *= d
     lead = tuple(x.shape[:begin_norm_axis])
+    if right and type(x) is np.ndarray and x.dtype in jit.DTYPES:
+        out = _layer_norm_compiled(x, scale, bias, epsilon, left, right, lead)
+        if out is not None:
+            return out
     if right and xp is np:  # the operations below, in the same order, in place (np.mean is
         # add.reduce / n; array methods skip np.reshape's wrapper, which dominates tiny rows)
         rows = x.reshape(left, right)
@@ -70,6 +76,31 @@ def layer_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilo
         y = _affine(xp, y, scale, bias, (1, -1))
     return (as_array(xp, xp.reshape(y, x.shape)), xp.reshape(mean, lead),
             xp.reshape(var, lead))
+
+
+def _layer_norm_compiled(x, scale, bias, epsilon, left, right, lead):
+    """layer_norm by the compiled loop (``_jit_loops.layer_norm``: the numpy path's operations,
+    the same bits) when the loops are on and scale / bias are x's dtype and size; else None."""
+    loops = jit.kernels()
+    if loops is None:
+        return None
+    dtype = x.dtype
+    params = []
+    affine = 0
+    for bit, p in ((1, scale), (2, bias)):
+        if p is None:
+            params.append(np.empty(0, dtype))
+            continue
+        if type(p) is not np.ndarray or p.dtype != dtype or p.size != right:
+            return None
+        params.append(np.ascontiguousarray(p).reshape(right))
+        affine |= bit
+    y = np.empty(x.shape, dtype)
+    mean = np.empty(lead, dtype)
+    variance = np.empty(lead, dtype)
+    loops.layer_norm(np.ascontiguousarray(x).reshape(left, right), *params, epsilon,
+                     y.reshape(left, right), mean.reshape(left), variance.reshape(left), affine)
+    return y, mean, variance
 
 
 @register_kernel("instance_norm", ("CPU", "GPU"), dtypes=NORM_DTYPES)

@@ -149,6 +149,22 @@ def test_bn_epilogue_bitwise(built, dtype, act):
                                     bias.copy(), 1e-5, other.copy(), act, c0, c1), (0,))
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("length", [5, 8, 200])
+def test_row_loops_bitwise(built, dtype, length):
+    x = _special((3, length), dtype)
+    x[2] = RNG.standard_normal(length).astype(dtype) * 50  # a row without specials
+    scale, bias = _special((length,), dtype), _special((length,), dtype)
+    empty = np.empty(0, dtype)
+    for affine, s, b in ((3, scale, bias), (0, empty, empty), (2, empty, bias)):
+        _same("layer_norm", built,
+              lambda s=s, b=b, affine=affine: (x.copy(), s.copy(), b.copy(), 1e-5,
+                                               np.empty_like(x), np.empty(3, dtype),
+                                               np.empty(3, dtype), affine), (4, 5, 6))
+    _same("gelu_erf", built, lambda: (x.reshape(-1).copy(), np.empty(x.size, dtype)), (1,))
+    _same("softmax", built, lambda: (x.copy(), np.empty_like(x), dtype(-64.0)), (1,))
+
+
 def test_every_loop_is_exported():
     # a loop the kernels call but the build lacks would be an AttributeError on the build only
     assert set(aot.EXPORTS) == set(_jit_loops.__all__)
@@ -339,7 +355,8 @@ def test_cli_rebuilds_a_damaged_build(tmp_path, monkeypatch, capsys):
 
 def test_a_process_with_the_build_never_imports_numba(cache):
     # every compiled path of the conv and pool kernels (Winograd, by-rows and whole-map
-    # im2col, both depthwise loops, max pooling) runs on the build alone
+    # im2col, both depthwise loops, max pooling) and the row kernels (layer_norm, gelu,
+    # softmax) runs on the build alone
     code = """import sys
 from types import SimpleNamespace
 import numpy as np
@@ -359,6 +376,13 @@ for h in (14, 2):
         np.float32), [1, 1], [1, 1], "EXPLICIT", 8, [1, 1], "NCHW")
 pooling.pool2d(ctx, x, IntArray([3, 3]), [2, 2], [1, 1], False, True, "NCHW", "max", False,
                False, "EXPLICIT")
+from phi.backends.cpu import CPUContext
+from phi.common.place import CPUPlace
+from phi.kernels import activation, normalization, softmax
+cpu, rows = CPUContext(CPUPlace()), rng.standard_normal((4, 16)).astype(np.float32)
+normalization.layer_norm(cpu, rows, rows[0], rows[1], 1e-5, 1)
+activation.gelu(cpu, rows, False)
+softmax.softmax(cpu, rows, -1)
 print(type(jit.kernels()).__name__, 'numba' in sys.modules)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
