@@ -523,24 +523,47 @@ def im2col(x, cols, oy0, oy1, wo, kh, kw, sh, sw, dh, dw, pt, pl):
     """Paddle's im2col of x [N, C, H, W] for the output rows oy0 .. oy1 into cols
     [N, C * kh * kw, (oy1 - oy0) * wo] (row (c * kh + i) * kw + j holds tap (i, j) of channel
     c at every output position of those rows; taps outside x are zero): per output row, the
-    zero edges and one copy of the inside (contiguous when the stride is 1), straight from x
-    (no padded copy).  Unsigned indices."""
+    zero edges and one contiguous copy of the inside, straight from x (no padded copy).  With
+    a column stride sw > 1 the input rows the block reads are first split into their sw
+    column phases (phase a of a row holds its columns a, a + sw, ...), so that a tap's row is
+    a contiguous run of one phase too instead of a strided gather (ResNet's 7x7/2 stem: 2x
+    faster).  Unsigned indices."""
     n, c, h, wd = x.shape
     xf = x.ravel()
     cf = cols.reshape(cols.size)
     rows = oy1 - oy0
     zero = cols.dtype.type(0)
-    usw = np.uint64(sw)
+    if sw == 1:  # x is its own single phase
+        r0, nr, wq = 0, h, wd
+        src_f = xf
+    else:
+        r0 = min(h, max(0, oy0 * sh - pt))  # the input rows of the block's taps: r0 .. r0+nr
+        nr = max(0, min(h, (oy1 - 1) * sh + (kh - 1) * dh - pt + 1) - r0)
+        wq = (wd + sw - 1) // sw
+        src_f = np.empty(n * c * nr * sw * wq, dtype=x.dtype)
+        usw = np.uint64(sw)
+        for plane in range(n * c):
+            for r in range(nr):
+                src = np.uint64((plane * h + r0 + r) * wd)
+                for a in range(sw):
+                    dst = np.uint64(((plane * nr + r) * sw + a) * wq)
+                    ua = np.uint64(a)
+                    for q in range((wd - a + sw - 1) // sw):
+                        uq = np.uint64(q)
+                        src_f[dst + uq] = xf[src + ua + uq * usw]
     for j in range(kw):
-        # the output columns whose tap j lies inside x: ox in [lo, hi)
+        # the output columns whose tap j lies inside x: ox in [lo, hi); input column
+        # ox * sw + off = (ox + k) * sw + a: column ox + k of phase a
         off = j * dw - pl
         lo = min(wo, max(0, (-off + sw - 1) // sw))
         hi = max(lo, min(wo, (wd - off + sw - 1) // sw))
+        a = off % sw
+        k = off // sw
         for b in range(n):
             for ch in range(c):
-                xoff = (b * c + ch) * h * wd
+                plane = b * c + ch
                 for i in range(kh):
-                    row = np.uint64((((b * c + ch) * kh + i) * kw + j) * rows * wo)
+                    row = np.uint64(((plane * kh + i) * kw + j) * rows * wo)
                     for oy in range(oy0, oy1):
                         iy = oy * sh + i * dh - pt
                         dst = row + np.uint64((oy - oy0) * wo)
@@ -552,16 +575,11 @@ def im2col(x, cols, oy0, oy1, wo, kh, kw, sh, sw, dh, dw, pt, pl):
                             cf[dst + np.uint64(q)] = zero
                         for q in range(hi, wo):
                             cf[dst + np.uint64(q)] = zero
-                        src = np.uint64(xoff + iy * wd + lo * sw + off)
+                        src = np.uint64(((plane * nr + iy - r0) * sw + a) * wq + lo + k)
                         d = dst + np.uint64(lo)
-                        if sw == 1:
-                            for q in range(hi - lo):
-                                uq = np.uint64(q)
-                                cf[d + uq] = xf[src + uq]
-                        else:
-                            for q in range(hi - lo):
-                                uq = np.uint64(q)
-                                cf[d + uq] = xf[src + uq * usw]
+                        for q in range(hi - lo):
+                            uq = np.uint64(q)
+                            cf[d + uq] = src_f[src + uq]
 
 
 _PAIRWISE_BLOCK = 128  # numpy's PW_BLOCKSIZE

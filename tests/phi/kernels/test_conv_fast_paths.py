@@ -548,7 +548,30 @@ IM2COL_CASES = [
     ((1, 2, 6, 6), (3, 2, 3, 3), [3, 3], [4, 4], "EXPLICIT", [1, 1], 1, "NCHW"),  # pad rows
     ((1, 3, 10, 9), (4, 3, 3, 3), [2, 2], [0, 0], "SAME", [1, 1], 1, "NCHW"),
     ((2, 7, 8, 5), (4, 5, 3, 3), [2, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NHWC"),
+    ((1, 2, 9, 14), (3, 2, 3, 4), [2, 3], [1, 2, 2, 1], "EXPLICIT", [1, 2], 1, "NCHW"),
 ]
+
+
+@pytest.mark.skipif(jit.kernels() is None, reason="numba is not installed")
+@pytest.mark.parametrize("geometry", [
+    # (x shape, kernel, strides, pads [top, bottom, left, right], dilations)
+    ((1, 3, 17, 19), (7, 7), (2, 2), (3, 3, 3, 3), (1, 1)),  # the stem: column phases
+    ((2, 2, 9, 8), (2, 3), (3, 2), (0, 2, 1, 0), (2, 1)),
+    ((1, 1, 5, 11), (3, 3), (1, 3), (1, 1, 4, 0), (1, 2)),   # taps left of x: negative offsets
+    ((1, 2, 9, 10), (3, 3), (1, 1), (1, 1, 1, 1), (1, 1)),
+])
+def test_compiled_im2col_rows_equal_numpy_columns(geometry):
+    # any block of output rows: the numpy im2col's columns of those rows, NaN-free zeros
+    xs, ksize, strides, pads, dils = geometry
+    x = RNG.standard_normal(xs).astype(np.float32)
+    _, _, out = conv_geometry(xs[2:], ksize, list(strides), list(pads), "EXPLICIT", list(dils))
+    ho, wo = out
+    want = conv_kernels.im2col(np, x, ksize, strides, list(pads), dils, out)
+    want = want.reshape(xs[0], -1, ho, wo)
+    for oy0, oy1 in ((0, ho), (0, 1), (ho // 2, ho), (1, ho - 1)):
+        cols = np.full((xs[0], want.shape[1], (oy1 - oy0) * wo), np.nan, np.float32)
+        jit.kernels().im2col(x, cols, oy0, oy1, wo, *ksize, *strides, *dils, pads[0], pads[2])
+        np.testing.assert_array_equal(cols, want[:, :, oy0:oy1].reshape(cols.shape))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
