@@ -250,10 +250,11 @@ def _im2col_gemm_by_rows(loops, x, wmat, rows: int, pads, ksize, strides, dilati
     return np.reshape(out, (1, wmat.shape[0], ho, wo))
 
 
-_DEPTHWISE_SMALL = 8
+_DEPTHWISE_SMALL = 16
 """Output positions up to which a 3x3 depthwise convolution is vectorised over channels
-(``_jit_loops.depthwise_3x3_small``): per layer, one thread, 960 channels at 2x2 2.8x faster
-than the per-channel loop, 576 at 4x4 no faster, 144 at 16x16 4x slower."""
+(``_jit_loops.depthwise_3x3_small``): per layer, one thread, 960 channels at 2x2 3.5x faster
+than the per-channel loop, 384 at 4x4 1.4x, 576 at 4x4 1.15x, 192 at 8x8 2x slower, 144 at
+16x16 3x slower (MobileNetV2@64 -5% against a bound of 8, A/B in one process)."""
 
 
 def _depthwise_compiled(loops, x, w, pads, strides, dilations, out_dims):

@@ -197,14 +197,14 @@ DEPTHWISE_CASES = [
     # outputs >= 24 wide: the 3x3 loop's by-rows branch (stride 1, and stride 2 with phases)
     (1, 3, 1, 9, 30, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
     (1, 3, 2, 7, 52, 3, [2, 2], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
-    # <= 8 output positions of a 3x3 filter: depthwise_3x3_small (vectorised over channels)
+    # <= 16 output positions of a 3x3 filter: depthwise_3x3_small (vectorised over channels)
     (1, 5, 1, 2, 2, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),
     (2, 6, 2, 4, 4, 3, [2, 2], [1, 1], "EXPLICIT", [1, 1], "NCHW"),      # multiplier, batch
     (1, 4, 1, 3, 2, 3, [1, 1], [2, 2], "EXPLICIT", [2, 2], "NCHW"),      # dilated
     (1, 3, 1, 3, 3, 3, [2, 1], [0, 2, 1, 0], "EXPLICIT", [1, 1], "NCHW"),  # uneven pads
     (2, 5, 1, 2, 3, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NHWC"),
-    (1, 3, 1, 2, 4, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),      # 8 positions: small
-    (1, 3, 1, 3, 3, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),      # 9: per channel
+    (1, 3, 1, 4, 4, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),      # 16 positions: small
+    (1, 3, 1, 1, 17, 3, [1, 1], [1, 1], "EXPLICIT", [1, 1], "NCHW"),     # 17: per channel
 ]
 
 
@@ -219,7 +219,8 @@ def test_depthwise_against_taps_and_numpy_path(case, dtype, kernel, calls):
     args = (x, w, strides, paddings, algorithm, dils, c, fmt)
     want, fast = _fast_and_plain_against_taps(kernel, args, dtype)
     if jit.kernels() is not None and 0 not in want.shape:
-        small = k == 3 and math.prod(want.shape[1:3] if fmt == "NHWC" else want.shape[2:]) <= 8
+        small = (k == 3 and math.prod(want.shape[1:3] if fmt == "NHWC" else want.shape[2:])
+                 <= conv_kernels._DEPTHWISE_SMALL)
         assert calls.get("depthwise_3x3_small" if small else "depthwise") == 1
         assert calls.get("depthwise" if small else "depthwise_3x3_small") is None
 
@@ -441,7 +442,7 @@ def test_threads_split_bitwise_equal(case, monkeypatch, calls):
         np.testing.assert_array_equal(g, got[0])
     _assert_near(got[0], reference_conv(*args))
     loop = "depthwise" if groups > 1 else "winograd_output"
-    if groups > 1 and math.prod(got[0].shape[2:]) <= 8:
+    if groups > 1 and math.prod(got[0].shape[2:]) <= conv_kernels._DEPTHWISE_SMALL:
         loop = "depthwise_3x3_small"
     if loop != "winograd_output" or (strides == [1, 1] and paddings == [1, 1]):
         assert calls.get(loop) == 4  # each run counted once, whatever its parts
