@@ -327,13 +327,16 @@ class ConvEpilogueStep:
 
     def _loops(self, y, stats, other):
         """The compiled loops (module ``phi.kernels.jit``) when the plan allows them (``_arm``)
-        and this run's arrays are C-contiguous numpy arrays of the planned dtype."""
+        and this run's arrays are C-contiguous, aligned numpy arrays of the planned dtype."""
         dt = self._compiled
         if dt is None or y.size == 0:
             return None
         nd = np.ndarray
         for a in (y, *stats) if other is None else (y, other, *stats):
-            if type(a) is not nd or a.dtype != dt or not a.flags.c_contiguous:
+            if type(a) is not nd or a.dtype != dt:
+                return None
+            flags = a.flags
+            if not (flags.c_contiguous and flags.aligned):
                 return None
         return jit.kernels()
 

@@ -9,11 +9,10 @@ module in a cache directory; ``load`` imports it in about 2 ms and 10 MB, numba 
 this machine, and uses the JIT path otherwise.  Build it with ``fluid-compat build-kernels``
 (about 30 s, a C compiler needed); nothing builds it behind the caller's back.
 
-A build is keyed by ``tag()``: the loops' source (and ``special.py``, whose constants they
-compile in), the export table below, numpy's version, the Python ABI and the CPU's model and
-feature flags (the code is compiled for this CPU, as numba's JIT does).  A build of another
-key is never loaded: editing ``_jit_loops.py`` or moving the cache to another CPU falls back to
-the JIT path until the next build.
+A build is keyed by ``tag()``: the loops' source, the export table below, numpy's version,
+the Python ABI and the CPU's model and feature flags (the code is compiled for this CPU, as
+numba's JIT does).  A build of another key is never loaded: editing ``_jit_loops.py`` or moving
+the cache to another CPU falls back to the JIT path until the next build.
 
 Each exported function calls the numba dispatcher of the loop (compiled with that loop's own
 options, e.g. bn_affine_act's numpy error model), for float32 and float64 and the array
@@ -71,7 +70,6 @@ EXPORTS: dict[str, tuple[str, ...]] = {
 DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _SCALARS = {"i": "int64", "f": "float64"}
 _LOOPS_SOURCE = Path(__file__).with_name("_jit_loops.py")
-_CONSTANTS_SOURCE = Path(__file__).with_name("special.py")  # constants the loops compile in
 
 
 def cache_dir() -> Path:
@@ -106,10 +104,9 @@ def tag() -> str:
     import platform
     import zlib
 
-    data = b"\0".join((_LOOPS_SOURCE.read_bytes(), _CONSTANTS_SOURCE.read_bytes(),
-                       repr(sorted(EXPORTS.items())).encode(), np.__version__.encode(),
-                       sys.implementation.cache_tag.encode(), platform.machine().encode(),
-                       _cpu().encode()))
+    data = b"\0".join((_LOOPS_SOURCE.read_bytes(), repr(sorted(EXPORTS.items())).encode(),
+                       np.__version__.encode(), sys.implementation.cache_tag.encode(),
+                       platform.machine().encode(), _cpu().encode()))
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 

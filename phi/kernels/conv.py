@@ -207,7 +207,7 @@ def _winograd(loops, x, w, pads, out_sizes):
     tiles = n * th * tw
     jit.split(loops.winograd_input, c, 16 * c * tiles, padded, v, th, tw)
     u = _planes("winograd.u", o, c, dt)
-    loops.winograd_weight(np.ascontiguousarray(w), u)
+    loops.winograd_weight(jit.contiguous(w), u)
     m = _planes("winograd.m", o, tiles, dt)
     np.matmul(u, v, out=m)
     y = np.empty((n, o, ho, wo), dtype=dt)
@@ -265,7 +265,7 @@ def _depthwise_compiled(loops, x, w, pads, strides, dilations, out_dims):
     small = kh == kw == 3 and out_dims[2] * out_dims[3] <= _DEPTHWISE_SMALL
     jit.split(loops.depthwise_3x3_small if small else loops.depthwise, x.shape[1],
               math.prod(out_dims) * kh * kw,
-              np.ascontiguousarray(x), np.ascontiguousarray(w).reshape(o, kh, kw), out,
+              jit.contiguous(x), jit.contiguous(w).reshape(o, kh, kw), out,
               pads[0], pads[2], *strides, *dilations)
     return out
 
@@ -315,7 +315,7 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
     k = cg * prod(ksize)
     length = prod(out_sizes)
     if loops is not None and len(ksize) == 2:  # the compiled im2col: no padded copy
-        x = np.ascontiguousarray(x)
+        x = jit.contiguous(x)
         rows = _block_rows(k, out_sizes, x.dtype) if n * groups == 1 else 0
         if rows:
             return _im2col_gemm_by_rows(loops, x, np.reshape(w, (o, k)), rows, pads, ksize,

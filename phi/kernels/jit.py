@@ -5,7 +5,8 @@ and ``FLAGS_kernel_numba`` is on (the default), the kernels below replace parts 
 path: depthwise convolution as direct loops (phi.kernels.conv), Winograd's input and output
 transforms (phi.kernels.conv), max pooling over small windows (phi.kernels.pooling), the
 conv_bn step's epilogue (fluid_compat.operators.fusion), and layer_norm, gelu's exact form and
-last-axis softmax as one call each (phi.kernels.normalization, activation, softmax).
+last-axis softmax as one call each (phi.kernels.normalization, activation, softmax; these from
+the ahead-of-time build only, ``built``).
 With the flag off, or without numba, every kernel runs its numpy path, which stays complete.
 When ``fluid-compat build-kernels`` has built the loops ahead of time for this machine
 (``phi.kernels.aot``, ``FLAGS_kernel_aot``), that build is used instead and numba is not
@@ -28,18 +29,21 @@ from __future__ import annotations
 import os
 import threading
 
+import numpy as np
+
 from phi import flags
 from phi.kernels import aot
 
-__all__ = ["DTYPES", "FLAG", "THREADS_FLAG", "kernels", "split"]
+__all__ = ["DTYPES", "FLAG", "THREADS_FLAG", "built", "contiguous", "kernels", "split"]
 
 DTYPES = aot.DTYPES  # the dtypes the compiled loops take (one table for both builds)
 
 FLAG = "FLAGS_kernel_numba"
 flags.define_flag(FLAG, bool, True,
                   "Compiled (numba) loops for depthwise convolution, Winograd transforms, "
-                  "pooling, the conv_bn epilogue, layer_norm, gelu and softmax when numba is "
-                  "installed or built ahead of time; off: the numpy path.")
+                  "pooling and the conv_bn epilogue when numba is installed or the loops are "
+                  "built ahead of time, and for layer_norm, gelu and softmax when they are "
+                  "built; off: the numpy path.")
 THREADS_FLAG = "FLAGS_kernel_threads"
 flags.define_flag(THREADS_FLAG, int, 1,
                   "Threads the compiled loops split their channels over (the caller and "
@@ -51,6 +55,7 @@ _LOCK = threading.Lock()
 _STATE: dict = {}  # FLAGS_kernel_aot -> the loops (or None) once looked for
 _JIT_LOCK = threading.Lock()
 _JIT_STATE: list = []  # [module or None] once numba's import was tried
+_BUILT: list = []  # [the ahead-of-time build or None] once looked for by built()
 
 
 def kernels():
@@ -69,6 +74,41 @@ def kernels():
             loops = aot.load(jit_loops) if use_aot else None
             _STATE[use_aot] = loops if loops is not None else jit_loops()
     return _STATE[use_aot]
+
+
+def built():
+    """The compiled loops' ahead-of-time build when ``FLAGS_kernel_numba`` and
+    ``FLAGS_kernel_aot`` are on and one matches this machine, else None: never numba's JIT.
+    For the kernels whose loop saves microseconds a call (layer_norm, gelu, softmax: the
+    transformer-class models), where importing numba (~0.5 s and ~100 MB) would cost a short
+    process far more than it saves; without a build they keep their numpy path, and a program
+    without convolutions never imports numba.  Decided once per process (the same loops, or
+    none, on every run)."""
+    if not (FLAGS[FLAG] and FLAGS[aot.FLAG]):
+        return None
+    if _BUILT:
+        return _BUILT[0]
+    with _LOCK:
+        if not _BUILT:
+            if True in _STATE:  # kernels() looked already: the build it found, or none
+                loops = _STATE[True]
+            else:
+                loops = aot.load(jit_loops)
+                if loops is not None:
+                    _STATE[True] = loops
+            _BUILT.append(loops if isinstance(loops, aot.Loops) else None)
+    return _BUILT[0]
+
+
+def contiguous(a):
+    """numpy array ``a`` as the compiled loops take it: C-contiguous and aligned to its dtype
+    (``a`` itself when it already is; else a fresh copy).  ``np.ascontiguousarray`` keeps a
+    misaligned C-contiguous array (a user's ``np.frombuffer`` at an odd offset), which the
+    ahead-of-time build refuses and, without numba, could not run."""
+    flags = a.flags
+    if flags.c_contiguous and flags.aligned:
+        return a
+    return np.array(a, order="C")
 
 
 def jit_loops():

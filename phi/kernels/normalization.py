@@ -37,7 +37,7 @@ def layer_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilo
     """(y, mean, variance): x normalized over the dims from ``begin_norm_axis`` on, then
     scaled and shifted by the flattened scale / bias; mean and variance have the leading
     dims x.dims[:begin_norm_axis].  float32 / float64 numpy arrays go to the compiled loop when
-    the compiled loops are on (FLAGS_kernel_numba): the same bits in one call."""
+    its ahead-of-time build is there (``jit.built``): the same bits in one call."""
     xp = ctx.xp
     t = x.dtype.type
     left = 1
@@ -53,7 +53,9 @@ def layer_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilo
             return out
     if right and xp is np:  # the operations below, in the same order, in place (np.mean is
         # add.reduce / n; array methods skip np.reshape's wrapper, which dominates tiny rows)
-        rows = x.reshape(left, right)
+        # C order: add.reduce sums a contiguous row pairwise, a strided one element by element
+        # (the compiled loop's bits whatever x's layout)
+        rows = np.ascontiguousarray(x).reshape(left, right)
         with quiet(xp):
             mean = np.add.reduce(rows, axis=1, keepdims=True)
             mean /= right
@@ -80,8 +82,9 @@ def layer_norm(ctx, x: Tensor, scale: Tensor | None, bias: Tensor | None, epsilo
 
 def _layer_norm_compiled(x, scale, bias, epsilon, left, right, lead):
     """layer_norm by the compiled loop (``_jit_loops.layer_norm``: the numpy path's operations,
-    the same bits) when the loops are on and scale / bias are x's dtype and size; else None."""
-    loops = jit.kernels()
+    the same bits) when its ahead-of-time build is there (``jit.built``) and scale / bias are
+    x's dtype and size; else None."""
+    loops = jit.built()
     if loops is None:
         return None
     dtype = x.dtype
@@ -93,12 +96,12 @@ def _layer_norm_compiled(x, scale, bias, epsilon, left, right, lead):
             continue
         if type(p) is not np.ndarray or p.dtype != dtype or p.size != right:
             return None
-        params.append(np.ascontiguousarray(p).reshape(right))
+        params.append(jit.contiguous(p).reshape(right))
         affine |= bit
     y = np.empty(x.shape, dtype)
     mean = np.empty(lead, dtype)
     variance = np.empty(lead, dtype)
-    loops.layer_norm(np.ascontiguousarray(x).reshape(left, right), *params, epsilon,
+    loops.layer_norm(jit.contiguous(x).reshape(left, right), *params, epsilon,
                      y.reshape(left, right), mean.reshape(left), variance.reshape(left), affine)
     return y, mean, variance
 

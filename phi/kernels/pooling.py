@@ -129,7 +129,7 @@ def pool_fixed(ctx, x, ksize, strides, lead, out_sizes, pooling_type: str, exclu
         loops = jit.kernels()
         if loops is not None:  # the compiled loop: windows clipped to x, no padded copy
             out = np.empty((*x.shape[:2], *out_sizes), dtype=x.dtype)
-            loops.max_pool2d(np.ascontiguousarray(x), out, *ksize, *strides, *lead,
+            loops.max_pool2d(jit.contiguous(x), out, *ksize, *strides, *lead,
                              x.dtype.type(-FLT_MAX))
             return out
     if any(lead) or any(after):

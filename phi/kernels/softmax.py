@@ -27,15 +27,17 @@ def softmax(ctx, x: Tensor, axis: int) -> Tensor:
         return owned(xp, x)
     axis = axis + x.ndim if axis < 0 else axis
     if axis == x.ndim - 1 and type(x) is np.ndarray and x.dtype in jit.DTYPES:
-        loops = jit.kernels()
+        loops = jit.built()  # (the ahead-of-time build only: module jit)
         if loops is not None:  # the operations below in one compiled call (C library's exp)
             n = x.shape[-1]
             out = np.empty(x.shape, x.dtype)
-            loops.softmax(np.ascontiguousarray(x).reshape(-1, n), out.reshape(-1, n),
+            loops.softmax(jit.contiguous(x).reshape(-1, n), out.reshape(-1, n),
                           x.dtype.type(_CLIP))
             return out
     with quiet(xp):
         if xp is np:  # the same operations in place, reductions without their wrappers
+            if axis == x.ndim - 1:  # C order: each row summed pairwise (module _jit_loops)
+                x = np.ascontiguousarray(x)
             shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
             # where(shifted < -64, -64, shifted) below: maximum keeps NaN and -0.0 alike
             e = np.maximum(shifted, dtype.to_numpy().type(_CLIP), out=shifted)

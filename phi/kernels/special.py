@@ -6,7 +6,7 @@ double, so float32 results equal std::erf(float) to the last bit or one off.
 
 from __future__ import annotations
 
-__all__ = ["ERFC_P", "erf64"]
+__all__ = ["erf64"]
 
 _ERX = 8.45062911510467529297e-01
 _EFX = 1.28379167095512586316e-01
@@ -31,17 +31,6 @@ _RB = (-9.86494292470009928597e-03, -7.99283237680523006574e-01, -1.775795491775
 _SB = (1.0, 3.03380607434824582924e+01, 3.25792512996573918826e+02, 1.53672958608443695994e+03,
        3.19985821950859553908e+03, 2.55305040643316442583e+03, 4.74528541206955367215e+02,
        -2.24409524465858183362e+01)
-
-
-# gelu's erfc (activation.gelu_erfc and its compiled loop _jit_loops.gelu_erf): P(s), s = 2t - 1,
-# t = 1 / (1 + z/2): erfc(z) = t exp(P(s) - z^2) for z >= 0 (the form of Numerical Recipes'
-# erfcc, refitted to degree 12 by Chebyshev least squares against mpmath's erfc: relative error
-# below 6e-9 for every z >= 0, tails included)
-ERFC_P = (-0.6717940851388154, 0.6726431549216213, 0.04734341643693044,
-           -0.04689364399185815, -0.00987452046267413, 0.008808847334090202,
-           0.0017705967296260954, -0.002288821720839572, -0.00018263344671821694,
-           0.0005738291318443407, -3.2259167115437e-05, -8.730891487273462e-05,
-           1.3424375825076774e-05)
 
 
 def _poly(z, coeffs):

@@ -441,3 +441,35 @@ def test_residual_of_other_dims_runs_the_members_then_rearms():
     assert step.last_fused
 
 
+
+
+def test_misaligned_statistics_take_numpys_passes(monkeypatch):
+    # the compiled epilogue takes aligned arrays only (the ahead-of-time build refuses others
+    # and may have no JIT behind it): a misaligned statistic runs the epilogue as numpy's
+    # passes, with op by op's result
+    from phi.kernels import jit
+
+    loops = jit.kernels()
+    if loops is None:
+        pytest.skip("numba is not installed")
+    applied = []
+    fn = loops.bn_affine_act
+    monkeypatch.setattr(loops, "bn_affine_act", lambda *a: applied.append(a) or fn(*a))
+    program, last = _program(act="relu")
+    scope = _scope()
+    feed = {"x": RNG.standard_normal((2, C, 8, 8)).astype(np.float32)}
+    exe = Executor()
+    exe.run(program, feed=feed, fetch_list=[last], scope=scope)  # op by op (batch_norm's
+    # MeanOut, the same variable as its Mean, then holds a fresh array)
+    mean = scope.find_var("mean").value.data
+    buf = np.frombuffer(bytearray(mean.nbytes + 1), np.float32, mean.size, 1)
+    buf[...] = mean
+    assert not buf.flags.aligned
+    scope.var("mean").value = DenseTensor.from_numpy(buf)
+    runs = [exe.run(program, feed=feed, fetch_list=[last], scope=scope)[0] for _ in range(2)]
+    (step,) = _fused_steps(exe)
+    assert step.runs == 2 and applied == []
+    assert scope.find_var("mean").value.data is buf
+    ref = _reference(program, scope, feed, [last])[0]
+    for out in runs:
+        assert_close_to_op_by_op(out, ref)

@@ -46,6 +46,7 @@ def built(cache):
 def _fresh_choice(monkeypatch):
     """jit.kernels() decides again in each test (and forgets the test's choice after it)."""
     monkeypatch.setattr(jit, "_STATE", {})
+    monkeypatch.setattr(jit, "_BUILT", [])
     saved = get_flags([jit.FLAG, aot.FLAG])
     yield
     set_flags(saved)
@@ -163,6 +164,55 @@ def test_row_loops_bitwise(built, dtype, length):
                                                np.empty(3, dtype), affine), (4, 5, 6))
     _same("gelu_erf", built, lambda: (x.reshape(-1).copy(), np.empty(x.size, dtype)), (1,))
     _same("softmax", built, lambda: (x.copy(), np.empty_like(x), dtype(-64.0)), (1,))
+
+
+def _misaligned(a: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of ``a`` one byte off its dtype's alignment (np.frombuffer at an
+    odd offset, as a user's buffer may be)."""
+    buf = bytearray(a.nbytes + 1)
+    out = np.frombuffer(buf, a.dtype, a.size, 1).reshape(a.shape)
+    out[...] = a
+    assert not out.flags.aligned and out.flags.c_contiguous
+    return out
+
+
+def test_misaligned_inputs_run_on_the_build_alone(built, monkeypatch):
+    # the kernels hand the loops aligned copies (jit.contiguous): with no numba behind the
+    # build a misaligned input runs (before: TypeError from the build's adapter) and gives the
+    # numpy path's results
+    from types import SimpleNamespace
+
+    from phi.backends.cpu import CPUContext
+    from phi.common.int_array import IntArray
+    from phi.common.place import CPUPlace
+    from phi.kernels import activation, conv, normalization, pooling, softmax
+
+    ctx, cpu = SimpleNamespace(xp=np), CPUContext(CPUPlace())
+    x = RNG.standard_normal((1, 8, 14, 14)).astype(np.float32)
+    stem = RNG.standard_normal((1, 3, 30, 30)).astype(np.float32)
+    wd = RNG.standard_normal((8, 1, 3, 3)).astype(np.float32)
+    w3 = RNG.standard_normal((8, 8, 3, 3)).astype(np.float32)
+    w7 = RNG.standard_normal((4, 3, 7, 7)).astype(np.float32)
+    rows = RNG.standard_normal((6, 16)).astype(np.float32)
+
+    def run(m):
+        return [conv.depthwise_conv2d(ctx, m(x), m(wd), [1, 1], [1, 1], "EXPLICIT", 8, [1, 1],
+                                      "NCHW"),
+                conv.conv2d(ctx, m(x), m(w3), [1, 1], [1, 1], "EXPLICIT", [1, 1], 1, "NCHW"),
+                conv.conv2d(ctx, m(stem), m(w7), [2, 2], [3, 3], "EXPLICIT", [1, 1], 1,
+                            "NCHW"),
+                pooling.pool2d(ctx, m(x), IntArray([3, 3]), [2, 2], [1, 1], False, True,
+                               "NCHW", "max", False, False, "EXPLICIT"),
+                *normalization.layer_norm(cpu, m(rows), m(rows[0]), m(rows[1]), 1e-5, 1),
+                activation.gelu(cpu, m(rows), False),
+                softmax.softmax(cpu, m(rows), -1)]
+
+    monkeypatch.setattr(jit, "_STATE", {True: built})  # no JIT behind the build
+    on_build = run(_misaligned)
+    set_flags({jit.FLAG: False})
+    on_numpy = run(lambda a: a)
+    for got, want in zip(on_build, on_numpy, strict=True):  # Winograd: sums in another order
+        np.testing.assert_allclose(got, want, rtol=0, atol=2e-6 * float(np.abs(want).max()))
 
 
 def test_every_loop_is_exported():
