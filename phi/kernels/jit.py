@@ -17,10 +17,10 @@ for it; with the ahead-of-time build none does); functions are compiled with ``c
 so their compile cost (seconds) is paid once per machine and later processes load them from
 numba's cache (numba's compiler lock serialises a first compile that several threads ask for
 at once).  They hold no state, release the GIL (``nogil``) and write only into arrays their
-caller allocated for that call: one executor stays safe from many threads.  Arithmetic is float32 in float32 (as numpy's and
-BLAS's loops are) with no fastmath: sums are in a fixed order, so the same inputs give the same
-bits on every run; against the numpy path only the order of additions differs (within a few
-1e-7 relative).
+caller allocated for that call: one executor stays safe from many threads.  Arithmetic is
+float32 in float32 (as numpy's and BLAS's loops are) with no fastmath: sums are in a fixed
+order, so the same inputs give the same bits on every run; against the numpy path only the
+order of additions differs (within a few 1e-7 relative).
 """
 
 from __future__ import annotations
