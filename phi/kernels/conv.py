@@ -61,6 +61,7 @@ import numpy as np
 
 from phi import flags
 from phi.core.bound import binds
+from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.nn import (check_conv_groups, conv_out_size, is_channel_last,
@@ -497,8 +498,12 @@ def _bind_conv(kernel, order: tuple[str, ...]):
         o, cg, kh, kw = wdims
         strides, dilations = named["strides"], named["dilations"]
         groups = named["groups"]
-        if groups < 1 or cg * groups != c or o % groups or n == 0:
-            return None  # the kernel's own checks and errors
+        if n == 0:
+            return None
+        try:
+            check_conv_groups(xdims, wdims, groups, "NCHW")
+        except InvalidArgument:
+            return None  # the kernel raises it on the call, as InferMeta words it
         pads, dils, out_sizes = conv_geometry(xdims[2:], wdims[2:], strides,
                                               named["paddings"], named["padding_algorithm"],
                                               dilations)
