@@ -26,7 +26,10 @@ SWITCHES = conv_kernels.FAST_PATH_FLAGS
 FAST = dict.fromkeys(SWITCHES, True)
 SLOW = dict.fromkeys(SWITCHES, False)
 
-needs_numba = pytest.mark.skipif(jit.kernels() is None, reason="numba is not installed")
+#: whether this process has the compiled loops (asked once, with the switches at their defaults:
+#: a test that just ran its slow case has FLAGS_kernel_numba off, and jit.kernels() is None then)
+HAVE_LOOPS = jit.kernels() is not None
+needs_numba = pytest.mark.skipif(not HAVE_LOOPS, reason="numba is not installed")
 
 
 @pytest.fixture(autouse=True)
@@ -138,8 +141,12 @@ def test_winograd_against_taps_and_im2col(case, dtype, calls):
     w = RNG.standard_normal((o, c, 3, 3)).astype(dtype)
     args = (x, w, [1, 1], paddings, algorithm, [1, 1], 1, fmt)
     want, fast = _fast_and_plain_against_taps("conv2d", args, dtype)
-    if jit.kernels() is not None and 0 not in want.shape:
-        assert calls.get("winograd_input") == 1 and calls.get("winograd_output") == 1
+    if HAVE_LOOPS and 0 not in want.shape:
+        if c == 1:  # one channel in one group is depthwise: the depthwise loops take it
+            assert calls.get("winograd_input") is None
+            assert calls.get("depthwise_3x3_small", 0) + calls.get("depthwise", 0) == 1
+        else:
+            assert calls.get("winograd_input") == 1 and calls.get("winograd_output") == 1
 
 
 @needs_numba
@@ -218,11 +225,23 @@ def test_depthwise_against_taps_and_numpy_path(case, dtype, kernel, calls):
     w = RNG.standard_normal((c * mult, 1, k, k)).astype(dtype)
     args = (x, w, strides, paddings, algorithm, dils, c, fmt)
     want, fast = _fast_and_plain_against_taps(kernel, args, dtype)
-    if jit.kernels() is not None and 0 not in want.shape:
+    if HAVE_LOOPS and 0 not in want.shape:
         small = (k == 3 and math.prod(want.shape[1:3] if fmt == "NHWC" else want.shape[2:])
                  <= conv_kernels._DEPTHWISE_SMALL)
         assert calls.get("depthwise_3x3_small" if small else "depthwise") == 1
         assert calls.get("depthwise" if small else "depthwise_3x3_small") is None
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_depthwise_non_square_3_row_filter_takes_the_per_channel_loop(dtype, calls):
+    # a 3x5 filter over few positions: the small loop sums 3x3 taps only, so it must not
+    # take it (the per-channel loop does, within the taps' tolerance)
+    x = RNG.standard_normal((1, 4, 3, 3)).astype(dtype)
+    w = RNG.standard_normal((4, 1, 3, 5)).astype(dtype)
+    args = (x, w, [1, 1], [1, 2], "EXPLICIT", [1, 1], 4, "NCHW")
+    _fast_and_plain_against_taps("depthwise_conv2d", args, dtype)
+    if HAVE_LOOPS:
+        assert calls.get("depthwise") == 1 and calls.get("depthwise_3x3_small") is None
 
 
 @needs_numba
@@ -360,7 +379,7 @@ def test_max_pool_compiled_bitwise_equal(case, dtype, calls):
                                             fmt, "max", False, False, algorithm))
     np.testing.assert_array_equal(results[0], results[1])
     assert results[0].dtype == dtype
-    if jit.kernels() is not None:
+    if HAVE_LOOPS:
         assert calls.get("max_pool2d") == 1
 
 
@@ -584,7 +603,7 @@ def test_compiled_im2col_bitwise_equal_to_numpy(case, dtype, calls):
     w = RNG.standard_normal(ws).astype(dtype)
     args = (x, w, strides, paddings, algorithm, dils, groups, fmt)
     on = _run("conv2d", *args, {**SLOW, "FLAGS_kernel_numba": True})
-    if jit.kernels() is not None and on.size:
+    if HAVE_LOOPS and on.size:
         assert calls.get("im2col") == 1  # the compiled im2col made the columns
     off = _run("conv2d", *args, SLOW)
     np.testing.assert_array_equal(on, off)
