@@ -453,3 +453,16 @@ def test_prune_keeps_the_newest_builds(tmp_path):
     deleted = aot.prune(tmp_path, keep=4)
     assert sorted(deleted) == sorted(paths[:2])
     assert all(p.exists() for p in paths[2:]) and other.exists()
+
+
+def test_built_is_the_build_never_the_jit(built, monkeypatch):
+    # the row kernels' loops (jit.built): the build kernels() found, or none when kernels()
+    # settled on numba's JIT (no build matched), decided once
+    monkeypatch.setattr(jit, "_STATE", {True: _jit_loops})
+    assert jit.built() is None
+    monkeypatch.setattr(jit, "_STATE", {True: built})  # decided: the JIT case stays None
+    assert jit.built() is None
+    monkeypatch.setattr(jit, "_BUILT", [])
+    assert jit.built() is built
+    set_flags({aot.FLAG: False})
+    assert jit.built() is None

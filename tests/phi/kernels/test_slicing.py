@@ -45,3 +45,15 @@ def test_bounds_from_tensors():
     out = run_op("strided_slice", {"Input": X, "StridesTensor": np.array([-2], np.int32)},
                  {"axes": [1], "starts": [5], "ends": [-1], "strides": []})["Out"][0]
     np.testing.assert_array_equal(out, X[:, 5::-2])
+
+
+def test_negative_decrease_axis_counts_from_the_end():
+    # decrease_axis -1 drops the last axis (the Paddle cases above decrease axes 0 and 1 only)
+    assert X.ndim == 2
+    out = run_op("slice", {"Input": X}, {"axes": [1], "starts": [2], "ends": [3],
+                                         "decrease_axis": [-1]})["Out"][0]
+    assert out.shape == (X.shape[0],)
+    np.testing.assert_array_equal(out, X[:, 2])
+    out = run_op("strided_slice", {"Input": X}, {"axes": [0], "starts": [1], "ends": [2],
+                                                 "strides": [1], "decrease_axis": [-2]})
+    np.testing.assert_array_equal(out["Out"][0], X[1])
