@@ -473,3 +473,30 @@ def test_misaligned_statistics_take_numpys_passes(monkeypatch):
     ref = _reference(program, scope, feed, [last])[0]
     for out in runs:
         assert_close_to_op_by_op(out, ref)
+
+
+def test_kernel_bind_turned_off_rearms_the_step(monkeypatch):
+    # FLAGS_kernel_bind off after fused runs: the step re-arms on its next run (bound.epoch)
+    # and calls the conv kernel with its attributes again, still op by op's result
+    from fluid_compat.operators import fusion
+
+    program, last = _program(act="relu")
+    scope = _scope()
+    feed = {"x": RNG.standard_normal((2, C, 8, 8)).astype(np.float32)}
+    exe = Executor()
+    for _ in range(3):
+        exe.run(program, feed=feed, fetch_list=[last], scope=scope)
+    (step,) = _fused_steps(exe)
+    assert step.runs == 2 and step._conv_fn is not None
+    compute = []
+    real = fusion.conv2d_compute
+    monkeypatch.setattr(fusion, "conv2d_compute", lambda *a: compute.append(1) or real(*a))
+    saved = get_flags(["FLAGS_kernel_bind"])
+    set_flags({"FLAGS_kernel_bind": False})
+    try:
+        out = exe.run(program, feed=feed, fetch_list=[last], scope=scope)[0]
+    finally:
+        set_flags(saved)
+    assert step.runs == 3 and step._conv_fn is None and compute == [1]
+    ref = _reference(program, scope, feed, [last])[0]
+    assert_close_to_op_by_op(out, ref)
