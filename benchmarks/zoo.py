@@ -10,6 +10,9 @@ of runs each (as many as one warm run says fill --burst-ms, at least 1, at most 
 turning each round, a pause of 0.25 s between two turns
 (see _peers.round_robin), so that noise on the shared machine hits them all alike; the medians
 (--stat best: each side's fastest burst) are compared and each process's peak RSS is its own.
+For ResNet-18 and ResNet-50 a third process times the model's ungrouped convolutions' im2col
+GEMMs alone (its real filters against ready columns, numpy's BLAS, in the model's order) in the
+same rounds: the floor that BLAS sets, printed against the bridge's run and onnxruntime's.
 --compare DIR adds the bridge of another checkout (DIR's own benchmarks/zoo.py worker) to the
 same rounds: before / after in one run.
 Peers: onnxruntime (2 intra-op threads, sequential execution), Paddle Inference native
@@ -71,6 +74,9 @@ SPEED_TARGETS = [
     ("transformer_tiny", "pd_native", 1.0),
 ]
 CHAIN_TARGET_US = 1.0
+# models whose run is timed against its im2col GEMMs alone (the "gemms" worker: the floor that
+# numpy's BLAS sets under the convolutions)
+GEMM_FLOOR_MODELS = ("resnet18", "resnet50")
 
 
 def _env() -> dict:
@@ -85,6 +91,44 @@ def _bridge_loader(model_dir: Path):
     from models import load_model
 
     return load_model(model_dir).run
+
+
+def conv_gemms(program, scope) -> list[tuple[object, tuple[int, int, int]]]:
+    """(filter, (M, K, N)) of each ungrouped conv2d in ``program`` with its im2col GEMM's
+    dims at batch 1: the filter's output channels, input channels x window, and the output
+    variable's planned positions."""
+    block = program.global_block()
+    found = []
+    for op in block.ops:
+        if op.type != "conv2d" or op.attr("groups") != 1:
+            continue
+        w = scope.find_var(op.input("Filter")[0]).value.data
+        o, c, kh, kw = w.shape
+        out = block.var(op.output("Output")[0]).shape
+        spatial = out[1:3] if op.attr("data_format") == "NHWC" else out[2:]
+        found.append((w, (o, c * kh * kw, int(spatial[0]) * int(spatial[1]))))
+    return found
+
+
+def _gemm_loader(model_dir: Path):
+    """The GEMM floor of a model: its ungrouped convolutions' im2col GEMMs alone (the real
+    filters, columns ready: no im2col, epilogue, pooling or dispatch), one run of them all
+    in the model's order, on numpy's BLAS with the bridge's threads."""
+    import numpy as np
+    from models import load_model
+
+    model = load_model(model_dir)
+    rng = np.random.default_rng(0)
+    layers = [(np.ascontiguousarray(np.reshape(w, (m, k)), dtype=np.float32),
+               rng.standard_normal((k, n), dtype=np.float32), np.empty((m, n), np.float32))
+              for w, (m, k, n) in conv_gemms(model.program, model.scope)]
+    del model
+
+    def run():
+        for w, cols, out in layers:
+            np.matmul(w, cols, out=out)
+
+    return run
 
 
 def _chain_one(model_dir: Path, repeat: int) -> dict:
@@ -120,6 +164,9 @@ def measure_model(name: str, model_dir: Path, zoo: Path | None, peers: str | Non
                   repeat: int, burst_ms: float = 20.0, compare: Path | None = None) -> dict:
     bridge = Worker("bridge", [sys.executable, __file__, "--worker", str(model_dir)], _env())
     workers = [bridge]
+    if name in GEMM_FLOOR_MODELS:  # the GEMMs alone, in the same rounds (a floor, not a peer)
+        workers.append(Worker("gemms", [sys.executable, __file__, "--worker", str(model_dir),
+                                        "--gemms"], _env()))
     if compare is not None:  # another checkout's bridge, its own worker, in the same rounds
         env = dict(os.environ, PYTHONPATH=str(compare))
         workers.append(Worker("compare", [sys.executable, str(compare / "benchmarks" / "zoo.py"),
@@ -249,6 +296,9 @@ def targets(rows: list[dict], chains: list[dict], cold: dict | None,
                   else "no measurement" if row is None else
                   f"{ENGINE_LABELS[peer]}: "
                   f"{(row['engines'].get(peer) or {}).get('error') or 'not run (no --peers)'}")
+        floor = _gemm_floor(row, peer, stat) if row is not None else None
+        if ratio is not None and floor is not None:
+            detail += f" (its GEMMs alone: {floor:.2f}x)"
         out.append({"target": label, "value": ratio, "limit": limit,
                     "verdict": _verdict(ratio, limit), "detail": detail})
     worst = max(chains, key=lambda c: c["us_per_op"]) if chains else None
@@ -290,6 +340,13 @@ def targets(rows: list[dict], chains: list[dict], cold: dict | None,
     return out
 
 
+def _gemm_floor(row: dict, peer: str, stat: str = "median") -> float | None:
+    """The model's im2col GEMMs alone (the "gemms" worker) over the peer's run, or None."""
+    g = (row["engines"].get("gemms") or {}).get(f"{stat}_ms")
+    p = (row["engines"].get(peer) or {}).get(f"{stat}_ms")
+    return g / p if g is not None and p else None
+
+
 def _fmt(v, spec) -> str:
     return "-" if v is None else format(v, spec)
 
@@ -328,6 +385,18 @@ def report(rows, chains, cold, results, stat: str = "median") -> None:
                   f"(this bridge / it {eng['bridge'][f'{stat}_ms'] / other:.2f}; {ratios})")
         elif "compare" in eng:
             print(f"  {r['model']} --compare bridge: {eng['compare']['error']}")
+    for r in rows:
+        eng = r["engines"]
+        g = (eng.get("gemms") or {}).get(f"{stat}_ms")
+        if g is None:
+            continue
+        line = (f"  {r['model']}: its convolutions' im2col GEMMs alone (numpy's BLAS, columns "
+                f"ready) {g:.3f} ms; the bridge's run is "
+                f"{eng['bridge'][f'{stat}_ms'] / g:.2f}x that")
+        o = (eng.get("ort") or {}).get(f"{stat}_ms")
+        if o:
+            line += f"; the GEMMs alone are {g / o:.2f}x onnxruntime's whole run"
+        print(line)
     for c in chains:
         print(f"{c['model']:<24}bridge {c['bridge_ms']:.3f} ms, bare numpy {c['numpy_ms']:.3f} ms"
               f" over {c['ops']} ops: {c['us_per_op']:.2f} us/op (median of the rounds' paired"
@@ -376,10 +445,12 @@ def main() -> None:
                         "worker, PYTHONPATH=DIR) in the same rounds: before / after in one run")
     parser.add_argument("--json", type=Path, help="write the measurements here")
     parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--gemms", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--chain", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker is not None:
-        serve(str(args.worker), lambda: _bridge_loader(args.worker))
+        serve(str(args.worker), lambda: (_gemm_loader if args.gemms else _bridge_loader)(
+            args.worker))
         return
     if args.chain is not None:
         print(json.dumps(_chain_one(args.chain, args.repeat)))

@@ -78,3 +78,33 @@ def test_runs_without_peers_or_zoo(tmp_path):
     assert bridge["runs"] == 2 and bridge["median_ms"] > 0 and bridge["peak_rss_mb"] > 0
     assert bridge["max_diff"] < 1e-4  # the bridge's output is Paddle's recorded one
     assert data["zoo"] is None and data["peers"] is None
+
+
+def test_gemm_floor_shapes(zoo):
+    """The "gemms" worker's GEMMs: one per ungrouped conv2d, (output channels, input channels x
+    window, output positions of one image), read off the model (resnet_tiny: a 3x3 stem 3 -> 8
+    over 32x32, then 8 -> 8 over 16x16; mobilenet_v2_small: its 17 depthwise layers left out)."""
+    from models import load_model
+
+    tiny = load_model(ROOT / "tests" / "fixtures" / "models" / "resnet_tiny")
+    shapes = [dims for _w, dims in zoo.conv_gemms(tiny.program, tiny.scope)]
+    assert shapes[:2] == [(8, 27, 1024), (8, 72, 256)]
+    assert len(shapes) == 6
+    mobile = load_model(ROOT / "tests" / "fixtures" / "models" / "mobilenet_v2_small")
+    convs = [op for op in mobile.program.global_block().ops
+             if op.type in ("conv2d", "depthwise_conv2d")]
+    assert len(convs) == 52
+    assert len(zoo.conv_gemms(mobile.program, mobile.scope)) == 35
+
+
+def test_gemm_floor_in_the_verdict(zoo):
+    """A model timed with its GEMMs alone says how much of the peer's run they take."""
+    rows = [_row("resnet18", 18.0, ort=(10.0, 200.0))]
+    rows[0]["engines"]["gemms"] = {"median_ms": 12.5, "peak_rss_mb": None, "max_diff": None,
+                                   "runs": 3, "error": None}
+    got = {t["target"]: t for t in zoo.targets(rows, [], None)}
+    resnet = got["ResNet-18 (224) <= 1.5x onnxruntime"]
+    assert resnet["verdict"] == "MISSED" and resnet["value"] == pytest.approx(1.8)
+    assert resnet["detail"].endswith("(its GEMMs alone: 1.25x)")
+    # the floor is no engine: the memory target compares the bridge with the peers only
+    assert "resnet18" in got["bridge peak RSS below every peer's"]["detail"]
