@@ -8,9 +8,13 @@ _infer_index.json`` is kernel -> InferMeta from the YAML.  The registries import
 modules on a name's first lookup, so an index that misses a module would hide its kernels:
 ``tests/test_cold_start.py`` fails when a file differs from what this tool writes.
 
-The index is found by importing the modules one by one, in their listed order, in a fresh
-process, and attributing each newly registered kernel to the module whose import added it
-(importing that module alone registers at least as much).
+The index is found by importing the modules one by one in a fresh process, each module's
+module-level imports of its listed siblings before it (otherwise in their listed order), and
+attributing each newly registered kernel to the module whose import added it (importing that
+module alone registers at least as much).  Dependencies first, so that a kernel is credited to
+the module that registers it, not to one that imports that module: binary2 imports elementwise,
+and "add" credited to binary2 would import both on its first lookup.  A module that pulls in a
+sibling some other way (through a module outside the list) stops the tool.
 
     python tools/gen_kernel_index.py          # rewrite the generated files (TARGETS)
     python tools/gen_kernel_index.py --check  # exit 1 when one is stale
@@ -18,6 +22,7 @@ process, and attributing each newly registered kernel to the module whose import
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -48,10 +53,73 @@ _WHAT = {
 }
 
 
+def _top_level(body: list[ast.stmt]):
+    """The statements a module runs on import (those inside if / try / with too; not the
+    bodies of functions and classes)."""
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            yield from _top_level(getattr(node, field, None) or [])
+
+
+def _sibling_imports(package: str, path: Path, listed: set[str]) -> list[str]:
+    """The modules of ``listed`` (short names in ``package``) that the module at ``path``
+    imports when it is imported."""
+    found = []
+    for node in _top_level(ast.parse(path.read_text(encoding="utf-8")).body):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == package:
+                found += [alias.name for alias in node.names]
+            elif node.module.startswith(package + "."):
+                found.append(node.module[len(package) + 1:].partition(".")[0])
+        elif isinstance(node, ast.Import):
+            found += [alias.name[len(package) + 1:].partition(".")[0] for alias in node.names
+                      if alias.name.startswith(package + ".")]
+    return [short for short in found if short in listed]
+
+
+def import_order(package: str, modules: tuple[str, ...]) -> list[str]:
+    """``modules`` (short names in ``package``) with each one's module-level imports of the
+    others before it, depth first; otherwise in their listed order."""
+    import importlib.util
+
+    where = Path(next(iter(importlib.util.find_spec(package).submodule_search_locations)))
+    listed = set(modules)
+    order: list[str] = []
+    seen: set[str] = set()
+
+    def visit(short: str) -> None:
+        if short in seen:
+            return
+        seen.add(short)
+        for dep in _sibling_imports(package, where / f"{short}.py", listed - {short}):
+            visit(dep)
+        order.append(short)
+
+    for short in modules:
+        visit(short)
+    return order
+
+
+def _import_alone(package: str, short: str, done: set[str], listed: set[str]) -> None:
+    """Import ``package.short``, whose listed siblings that it imports are imported already
+    (``done``): anything else it pulls in would be credited to it."""
+    import importlib
+
+    importlib.import_module(f"{package}.{short}")
+    done.add(short)
+    extra = sorted(m for m in listed - done if f"{package}.{m}" in sys.modules)
+    if extra:
+        raise SystemExit(f"{package}.{short} imports {', '.join(extra)} through a module "
+                         f"outside {package}.MODULES: import them at the top of {short}.py, "
+                         "where this tool sees them")
+
+
 def _collect() -> dict[str, dict]:
     """Run in a fresh process: {"phi": {name: [module, ...]}, "fluid": {...}, "infer": ...,
     "flags": {flag: module}, "compat": ...} (what TARGETS writes)."""
-    import importlib
 
     import phi.kernels
     from phi.core.registry import kernel_factory
@@ -63,11 +131,13 @@ def _collect() -> dict[str, dict]:
     flags._LAZY_DEFS.clear()
     phi_index: dict[str, list[str]] = {}
     phi_flags: dict[str, str] = {}
-    for short in phi.kernels.MODULES:
+    done: set[str] = set()
+    listed = set(phi.kernels.MODULES)
+    for short in import_order("phi.kernels", phi.kernels.MODULES):
         module = f"phi.kernels.{short}"
         before = {n: set(keys) for n, keys in factory._kernels.items()}
         defined = set(flags._DEFS)
-        importlib.import_module(module)
+        _import_alone("phi.kernels", short, done, listed)
         factory.build_deferred()  # FLAGS_lazy_kernel_build: its Kernel objects now
         phi_flags.update({n: short for n in set(flags._DEFS) - defined})
         for name, keys in factory._kernels.items():
@@ -91,11 +161,12 @@ def _collect() -> dict[str, dict]:
 
     registry._INDEX.pending.clear()
     fluid_index: dict[str, list[str]] = {}
-    for short in fk.MODULES:
+    done, listed = set(), set(fk.MODULES)
+    for short in import_order(fk.__name__, fk.MODULES):
         module = f"{fk.__name__}.{short}"
         before = {n: set(keys) for n, keys in registry._KERNELS.items()}
         hooks_before = hooks()
-        importlib.import_module(module)
+        _import_alone(fk.__name__, short, done, listed)
         changed = {op for op, keys in registry._KERNELS.items()
                    if set(keys) - before.get(op, set())}
         changed |= {op for op, state in hooks().items() if hooks_before.get(op) != state}

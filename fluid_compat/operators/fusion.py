@@ -31,6 +31,7 @@ and re-arms from what they learned.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from phi.core import bound, records
@@ -38,13 +39,7 @@ import numpy as np
 from phi import flags
 from phi.common.data_type import DataType
 from phi.core.tensor import DenseTensor
-from phi.kernels import activation as activation_kernels
-from phi.kernels import conv as conv_kernels
-from phi.kernels import elementwise as elementwise_kernels
 from phi.kernels import jit
-from phi.kernels import norm as norm_kernels
-from phi.kernels.conv import conv2d_compute
-from phi.kernels.norm import global_stats_coefficients
 
 from fluid_compat.operators.runner import BoundRunner
 
@@ -126,18 +121,25 @@ def plan_steps(runners: list[BoundRunner], release: list[list], passes) -> list[
     return steps
 
 
-# the kernels whose arithmetic a fused step reproduces (by function: a kernel registered in
-# their place under the same name is never bypassed)
-_CONV_KERNELS = {"conv2d": conv_kernels.conv2d, "depthwise_conv2d": conv_kernels.depthwise_conv2d}
-_BN_KERNELS = {"batch_norm": norm_kernels.batch_norm,
-               "batch_norm_infer": norm_kernels.batch_norm_infer}
-_ACTIVATION_KERNELS = {"relu": activation_kernels.relu, "relu6": activation_kernels.relu6}
-_ADD_KERNELS = {"add": elementwise_kernels.add}
-
-
-# the activation kernels' own arithmetic, applied in place
-_ACTIVATIONS = {"relu": activation_kernels.relu_values, "relu6": activation_kernels.relu6_values}
+# the kernels whose arithmetic a fused step reproduces: name -> (module of phi.kernels, function),
+# compared by function (a kernel registered in their place under the same name is never
+# bypassed) and imported when a plan has one (a program without convolutions never imports
+# the conv and norm kernels for this module)
+_FUSED = {"conv2d": ("conv", "conv2d"), "depthwise_conv2d": ("conv", "depthwise_conv2d"),
+          "batch_norm": ("norm", "batch_norm"), "batch_norm_infer": ("norm", "batch_norm_infer"),
+          "relu": ("activation", "relu"), "relu6": ("activation", "relu6"),
+          "add": ("elementwise", "add")}
+_CONV_KERNELS = ("conv2d", "depthwise_conv2d")
+_BN_KERNELS = ("batch_norm", "batch_norm_infer")
+_ADD_KERNELS = ("add",)
+# the activation kernels' own arithmetic, applied in place (functions of phi.kernels.activation)
+_ACTIVATIONS = {"relu": "relu_values", "relu6": "relu6_values"}
 _ACT_CODES = {"relu": 1, "relu6": 2}  # the compiled epilogue's (_jit_loops.bn_affine_act)
+
+
+def _kernel_function(module: str, name: str):
+    """``phi.kernels.<module>.<name>`` (the module imported on first use; plan time only)."""
+    return getattr(importlib.import_module(f"phi.kernels.{module}"), name)
 
 
 def _choice(runner: BoundRunner):
@@ -152,8 +154,9 @@ def _kernel_name(runner: BoundRunner) -> str | None:
     if choice.dev_ctx.place.device_type != "cpu":
         return None
     name = choice.phi_kernel.name
-    known = {**_CONV_KERNELS, **_BN_KERNELS, **_ACTIVATION_KERNELS, **_ADD_KERNELS}.get(name)
-    return name if known is not None and choice.phi_kernel.fn is known else None
+    if name not in _FUSED:
+        return None
+    return name if choice.phi_kernel.fn is _kernel_function(*_FUSED[name]) else None
 
 
 def _attrs(runner: BoundRunner) -> dict:
@@ -176,7 +179,7 @@ class ConvEpilogueStep:
 
     __slots__ = ("members", "release", "_kinds", "_conv", "_conv_fn", "_epoch", "_bn_inputs",
                  "_bn_guards", "_compiled", "_epsilon", "_bshape", "_act", "_act_code",
-                 "_residual", "_out", "_xp", "runs", "last_fused")
+                 "_residual", "_out", "_xp", "_compute", "_coefficients", "runs", "last_fused")
 
     def __init__(self, members: list[BoundRunner], release: list) -> None:
         self.members = members
@@ -208,6 +211,8 @@ class ConvEpilogueStep:
         # and path decided once), else conv_compute on every call
         self._conv_fn = bound.bind(conv._fn, conv._ctx, conv._attrs,
                                    [(dtype, shape) for _v, dtype, _p, shape in conv._simple[0]])
+        self._compute = _kernel_function("conv", "conv2d_compute")
+        self._coefficients = _kernel_function("norm", "global_stats_coefficients")
         self._epoch = bound.epoch()
         slots = _slot_vars(bn)
         self._bn_inputs = tuple(slots.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
@@ -218,7 +223,8 @@ class ConvEpilogueStep:
         self._epsilon = attrs["epsilon"]
         axis = 3 if attrs["data_layout"] == "NHWC" else 1
         self._bshape = tuple(-1 if i == axis else 1 for i in range(4))  # per-channel vectors
-        self._act = _ACTIVATIONS[self._kinds[-1]] if act else None
+        self._act = (_kernel_function("activation", _ACTIVATIONS[self._kinds[-1]]) if act
+                     else None)
         self._act_code = _ACT_CODES[self._kinds[-1]] if act else 0
         last = act[0] if act else add if add is not None else bn
         y_var = bn.scope.find_var(_output_names(bn, "Y")[0])
@@ -298,7 +304,7 @@ class ConvEpilogueStep:
         self.last_fused = True
         x, w = args
         conv_fn = self._conv_fn
-        y = conv_fn(x, w) if conv_fn is not None else conv2d_compute(ctx, x, w, *attrs)
+        y = conv_fn(x, w) if conv_fn is not None else self._compute(ctx, x, w, *attrs)
         loops = self._loops(y, stats, other)
         if loops is not None:
             # batch_norm's coefficients and the epilogue in one compiled call (the operations
@@ -314,7 +320,7 @@ class ConvEpilogueStep:
             # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale,
             # + new_bias), then the residual's add (elementwise.add: + other) and the activation
             xp = self._xp
-            new_scale, new_bias = global_stats_coefficients(xp, *stats, self._epsilon, w.dtype)
+            new_scale, new_bias = self._coefficients(xp, *stats, self._epsilon, w.dtype)
             xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
             xp.add(y, xp.reshape(new_bias, self._bshape), out=y)
             if other is not None:

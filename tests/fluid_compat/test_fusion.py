@@ -478,7 +478,7 @@ def test_misaligned_statistics_take_numpys_passes(monkeypatch):
 def test_kernel_bind_turned_off_rearms_the_step(monkeypatch):
     # FLAGS_kernel_bind off after fused runs: the step re-arms on its next run (bound.epoch)
     # and calls the conv kernel with its attributes again, still op by op's result
-    from fluid_compat.operators import fusion
+    from phi.kernels import conv
 
     program, last = _program(act="relu")
     scope = _scope()
@@ -489,8 +489,8 @@ def test_kernel_bind_turned_off_rearms_the_step(monkeypatch):
     (step,) = _fused_steps(exe)
     assert step.runs == 2 and step._conv_fn is not None
     compute = []
-    real = fusion.conv2d_compute
-    monkeypatch.setattr(fusion, "conv2d_compute", lambda *a: compute.append(1) or real(*a))
+    real = conv.conv2d_compute  # what the step calls once re-armed (resolved by _arm)
+    monkeypatch.setattr(conv, "conv2d_compute", lambda *a: compute.append(1) or real(*a))
     saved = get_flags(["FLAGS_kernel_bind"])
     set_flags({"FLAGS_kernel_bind": False})
     try:
