@@ -525,7 +525,9 @@ def im2col(x, cols, oy0, oy1, wo, kh, kw, sh, sw, dh, dw, pt, pl):
     a column stride sw > 1 the input rows the block reads are first split into their sw
     column phases (phase a of a row holds its columns a, a + sw, ...), so that a tap's row is
     a contiguous run of one phase too instead of a strided gather (ResNet's 7x7/2 stem: 2x
-    faster).  Unsigned indices."""
+    faster).  At stride 1 with an output as wide as x (3x3 with padding 1), a tap's rows are
+    one run of x's plane shifted by the tap's offset: one long copy, then the edge columns
+    zeroed (ResNet's 14x14 and 7x7 maps: short rows of 14 or 7).  Unsigned indices."""
     n, c, h, wd = x.shape
     xf = x.ravel()
     cf = cols.reshape(cols.size)
@@ -562,6 +564,10 @@ def im2col(x, cols, oy0, oy1, wo, kh, kw, sh, sw, dh, dw, pt, pl):
                 plane = b * c + ch
                 for i in range(kh):
                     row = np.uint64(((plane * kh + i) * kw + j) * rows * wo)
+                    if sh == 1 and sw == 1 and wo == wd:
+                        _tap_rows(xf, cf, row, plane * h * wd, h, wd, oy0, oy1, i * dh - pt,
+                                  off, lo, hi, zero)
+                        continue
                     for oy in range(oy0, oy1):
                         iy = oy * sh + i * dh - pt
                         dst = row + np.uint64((oy - oy0) * wo)
@@ -578,6 +584,39 @@ def im2col(x, cols, oy0, oy1, wo, kh, kw, sh, sw, dh, dw, pt, pl):
                         for q in range(hi - lo):
                             uq = np.uint64(q)
                             cf[d + uq] = src_f[src + uq]
+
+
+@_JIT
+def _tap_rows(xf, cf, row, base, h, w, oy0, oy1, dy, off, lo, hi, zero):
+    """im2col's rows oy0 .. oy1 of one tap at stride 1 where the output is as wide as x (w):
+    cf[row + (oy - oy0) * w + q] = x[oy + dy, q + off] of the plane at xf[base:], zero
+    outside x.  The rows inside x are one run of the plane (row oy + dy continues where row
+    oy + dy - 1 ends), copied at once; what that copy puts in the columns outside x (the
+    neighbouring row's ends: q < lo or q >= hi) is zeroed after it."""
+    ya = min(oy1, max(oy0, -dy))  # the output rows whose input row is inside x: ya .. yb
+    yb = max(ya, min(oy1, h - dy))
+    uw = np.uint64(w)
+    for q in range(np.uint64((ya - oy0) * w)):
+        cf[row + q] = zero
+    for q in range(np.uint64((yb - oy0) * w), np.uint64((oy1 - oy0) * w)):
+        cf[row + q] = zero
+    if yb == ya:
+        return
+    n = (yb - ya) * w
+    src = base + (ya + dy) * w + off  # may start before the plane or end past it by |off|,
+    t0 = max(0, base - src)           # only in columns the edges zero
+    t1 = min(n, base + h * w - src)
+    d = row + np.uint64((ya - oy0) * w)
+    s0 = np.uint64(src + t0)
+    d0 = d + np.uint64(t0)
+    for t in range(np.uint64(max(0, t1 - t0))):
+        cf[d0 + t] = xf[s0 + t]
+    for r in range(np.uint64(yb - ya)):
+        e = d + r * uw
+        for q in range(np.uint64(lo)):
+            cf[e + q] = zero
+        for q in range(np.uint64(hi), uw):
+            cf[e + q] = zero
 
 
 _PAIRWISE_BLOCK = 128  # numpy's PW_BLOCKSIZE

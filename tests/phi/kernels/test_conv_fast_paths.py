@@ -579,6 +579,12 @@ IM2COL_CASES = [
     ((2, 2, 9, 8), (2, 3), (3, 2), (0, 2, 1, 0), (2, 1)),
     ((1, 1, 5, 11), (3, 3), (1, 3), (1, 1, 4, 0), (1, 2)),   # taps left of x: negative offsets
     ((1, 2, 9, 10), (3, 3), (1, 1), (1, 1, 1, 1), (1, 1)),
+    # stride 1, output as wide as x: each tap's rows one run of the plane (_tap_rows)
+    ((1, 2, 9, 10), (3, 3), (1, 1), (2, 2, 2, 2), (2, 2)),   # dilated
+    ((2, 3, 5, 4), (5, 5), (1, 1), (2, 2, 2, 2), (1, 1)),
+    ((1, 2, 4, 2), (3, 5), (1, 1), (3, 1, 4, 0), (1, 1)),    # taps a row / x's width away
+    ((1, 1, 2, 1), (3, 3), (1, 1), (1, 1, 1, 1), (1, 1)),    # one column
+    ((3, 2, 7, 7), (3, 3), (1, 1), (1, 1, 1, 1), (1, 1)),    # several images: planes apart
 ])
 def test_compiled_im2col_rows_equal_numpy_columns(geometry):
     # any block of output rows: the numpy im2col's columns of those rows, NaN-free zeros
