@@ -391,8 +391,10 @@ def report(rows, chains, cold, results, stat: str = "median") -> None:
         if g is None:
             continue
         line = (f"  {r['model']}: its convolutions' im2col GEMMs alone (numpy's BLAS, columns "
-                f"ready) {g:.3f} ms; the bridge's run is "
-                f"{eng['bridge'][f'{stat}_ms'] / g:.2f}x that")
+                f"ready) {g:.3f} ms")
+        b = eng["bridge"][f"{stat}_ms"]
+        if b is not None:
+            line += f"; the bridge's run is {b / g:.2f}x that"
         o = (eng.get("ort") or {}).get(f"{stat}_ms")
         if o:
             line += f"; the GEMMs alone are {g / o:.2f}x onnxruntime's whole run"

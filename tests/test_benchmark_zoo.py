@@ -108,3 +108,23 @@ def test_gemm_floor_in_the_verdict(zoo):
     assert resnet["detail"].endswith("(its GEMMs alone: 1.25x)")
     # the floor is no engine: the memory target compares the bridge with the peers only
     assert "resnet18" in got["bridge peak RSS below every peer's"]["detail"]
+
+
+def test_report_with_a_floor_but_no_bridge_time(zoo, capsys):
+    """The bridge's worker failed, its GEMMs' did not: the report still prints (the floor
+    against onnxruntime), with the bridge's error."""
+    rows = [_row("resnet50", None, ort=(10.0, 200.0))]
+    rows[0]["engines"]["bridge"]["error"] = "exit 1"
+    rows[0]["engines"]["gemms"] = {"median_ms": 12.5, "best_ms": 12.0, "peak_rss_mb": None,
+                                   "max_diff": None, "runs": 3, "error": None}
+    results = zoo.targets(rows, [], None)
+    zoo.report(rows, [], None, results)
+    out = capsys.readouterr().out
+    assert "resnet50 bridge: exit 1" in out
+    assert "GEMMs alone (numpy's BLAS, columns ready) 12.500 ms; the GEMMs alone are 1.25x" in out
+    # stat="best": the floor's own best run against the peer's best
+    rows[0]["engines"]["bridge"].update(median_ms=20.0, best_ms=18.0, error=None)
+    rows[0]["engines"]["ort"]["best_ms"] = 10.0
+    best = {t["target"]: t for t in zoo.targets(rows, [], None, stat="best")}
+    assert best["ResNet-50 (224) <= 1.5x onnxruntime"]["detail"].endswith(
+        "(its GEMMs alone: 1.20x)")

@@ -87,6 +87,33 @@ def test_the_index_tool_imports_a_module_after_the_siblings_it_imports():
     assert sorted(order) == ["binary2", "compare", "elementwise", "losses", "softmax"]
 
 
+def test_the_index_tool_reads_every_form_of_a_sibling_import(tmp_path, monkeypatch):
+    # absolute and relative, whole module or a name from it, under if / try; not inside a
+    # function (that runs later, not on import)
+    pkg = tmp_path / "probe_kernels"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    sources = {
+        "a": "from . import b\nfrom .c import f\n",
+        "b": "import probe_kernels.d\n",
+        "c": "try:\n    from probe_kernels import e as renamed\nexcept ImportError:\n    pass\n"
+             "def f():\n    from probe_kernels import g\n",
+        "d": "if True:\n    from probe_kernels.e import x\n",
+        "e": "x = 1\n",
+        "g": "",
+    }
+    for name, text in sources.items():
+        (pkg / f"{name}.py").write_text(text)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        import gen_kernel_index
+    finally:
+        sys.path.pop(0)
+    order = gen_kernel_index.import_order("probe_kernels", ("a", "b", "c", "d", "e", "g"))
+    assert order == ["e", "d", "b", "c", "a", "g"]
+
+
 def test_importing_the_packages_loads_no_kernel_family():
     out = _python("""
         import sys

@@ -66,14 +66,18 @@ def _top_level(body: list[ast.stmt]):
 
 def _sibling_imports(package: str, path: Path, listed: set[str]) -> list[str]:
     """The modules of ``listed`` (short names in ``package``) that the module at ``path``
-    imports when it is imported."""
+    imports when it is imported (absolute imports, and relative ones from the package)."""
     found = []
     for node in _top_level(ast.parse(path.read_text(encoding="utf-8")).body):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module == package:
+        if isinstance(node, ast.ImportFrom):
+            if node.level > 1:
+                continue
+            module = (node.module or "") if node.level == 0 else \
+                package + ("." + node.module if node.module else "")
+            if module == package:
                 found += [alias.name for alias in node.names]
-            elif node.module.startswith(package + "."):
-                found.append(node.module[len(package) + 1:].partition(".")[0])
+            elif module.startswith(package + "."):
+                found.append(module[len(package) + 1:].partition(".")[0])
         elif isinstance(node, ast.Import):
             found += [alias.name[len(package) + 1:].partition(".")[0] for alias in node.names
                       if alias.name.startswith(package + ".")]
@@ -94,7 +98,10 @@ def import_order(package: str, modules: tuple[str, ...]) -> list[str]:
         if short in seen:
             return
         seen.add(short)
-        for dep in _sibling_imports(package, where / f"{short}.py", listed - {short}):
+        path = where / f"{short}.py"
+        if not path.is_file():  # a sub-package
+            path = where / short / "__init__.py"
+        for dep in _sibling_imports(package, path, listed - {short}):
             visit(dep)
         order.append(short)
 
@@ -112,9 +119,10 @@ def _import_alone(package: str, short: str, done: set[str], listed: set[str]) ->
     done.add(short)
     extra = sorted(m for m in listed - done if f"{package}.{m}" in sys.modules)
     if extra:
-        raise SystemExit(f"{package}.{short} imports {', '.join(extra)} through a module "
-                         f"outside {package}.MODULES: import them at the top of {short}.py, "
-                         "where this tool sees them")
+        raise SystemExit(f"{package}.{short} imports {', '.join(extra)} in a way this tool "
+                         "does not see (through another module, or inside a function called "
+                         f"on import): import them at the top of {short}.py, where it reads "
+                         "the imports")
 
 
 def _collect() -> dict[str, dict]:

@@ -121,10 +121,12 @@ def plan_steps(runners: list[BoundRunner], release: list[list], passes) -> list[
     return steps
 
 
-# the kernels whose arithmetic a fused step reproduces: name -> (module of phi.kernels, function),
-# compared by function (a kernel registered in their place under the same name is never
-# bypassed) and imported when a plan has one (a program without convolutions never imports
-# the conv and norm kernels for this module)
+# the kernels whose arithmetic a fused step reproduces: name -> (module of phi.kernels, function).
+# A runner's kernel is one of them when its function is that module's function of that name
+# (by where it was defined, as the registry tells built-ins, not by what the module's attribute
+# holds now: a plug-in registered under the same name, even re-exported there, is never
+# bypassed, and a test's wrapper on the attribute changes nothing); nothing is imported for
+# it (a program without convolutions never imports the conv and norm kernels)
 _FUSED = {"conv2d": ("conv", "conv2d"), "depthwise_conv2d": ("conv", "depthwise_conv2d"),
           "batch_norm": ("norm", "batch_norm"), "batch_norm_infer": ("norm", "batch_norm_infer"),
           "relu": ("activation", "relu"), "relu6": ("activation", "relu6"),
@@ -156,7 +158,10 @@ def _kernel_name(runner: BoundRunner) -> str | None:
     name = choice.phi_kernel.name
     if name not in _FUSED:
         return None
-    return name if choice.phi_kernel.fn is _kernel_function(*_FUSED[name]) else None
+    module, function = _FUSED[name]
+    fn = choice.phi_kernel.fn
+    return (name if getattr(fn, "__module__", None) == f"phi.kernels.{module}"
+            and getattr(fn, "__qualname__", None) == function else None)
 
 
 def _attrs(runner: BoundRunner) -> dict:

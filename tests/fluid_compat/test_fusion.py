@@ -475,17 +475,23 @@ def test_misaligned_statistics_take_numpys_passes(monkeypatch):
         assert_close_to_op_by_op(out, ref)
 
 
+def _three_runs():
+    """The conv -> batch_norm -> relu program run three times in a fresh executor:
+    (executor, program, fetched name, scope, feed, the three outputs)."""
+    program, last = _program(act="relu")
+    scope = _scope()
+    feed = {"x": RNG.standard_normal((2, C, 8, 8)).astype(np.float32)}
+    exe = Executor()
+    outs = [exe.run(program, feed=feed, fetch_list=[last], scope=scope)[0] for _ in range(3)]
+    return exe, program, last, scope, feed, outs
+
+
 def test_kernel_bind_turned_off_rearms_the_step(monkeypatch):
     # FLAGS_kernel_bind off after fused runs: the step re-arms on its next run (bound.epoch)
     # and calls the conv kernel with its attributes again, still op by op's result
     from phi.kernels import conv
 
-    program, last = _program(act="relu")
-    scope = _scope()
-    feed = {"x": RNG.standard_normal((2, C, 8, 8)).astype(np.float32)}
-    exe = Executor()
-    for _ in range(3):
-        exe.run(program, feed=feed, fetch_list=[last], scope=scope)
+    exe, program, last, scope, feed, _outs = _three_runs()
     (step,) = _fused_steps(exe)
     assert step.runs == 2 and step._conv_fn is not None
     compute = []
@@ -500,3 +506,54 @@ def test_kernel_bind_turned_off_rearms_the_step(monkeypatch):
     assert step.runs == 3 and step._conv_fn is None and compute == [1]
     ref = _reference(program, scope, feed, [last])[0]
     assert_close_to_op_by_op(out, ref)
+
+
+@pytest.mark.parametrize("reexport", [False, True])
+def test_a_plugin_batch_norm_is_never_bypassed(reexport, monkeypatch):
+    # a plug-in's batch_norm registered in the built-in's place (re-exported as the module's
+    # attribute too, as plug-ins do): its own arithmetic runs, no fused step reproduces the
+    # built-in one
+    from phi.core.kernel import Kernel
+    from phi.core.registry import kernel_factory
+    from phi.kernels import norm
+
+    factory = kernel_factory()
+    saved = {name: dict(factory.kernels_of(name)) for name in ("batch_norm", "batch_norm_infer")}
+
+    def marked(builtin):
+        def plugin(ctx, x, *rest):  # Y + 1000: the plug-in's mark
+            out = builtin(ctx, x, *rest)
+            return (out[0] + 1000, *out[1:]) if isinstance(out, tuple) else out + 1000
+        return plugin
+
+    try:
+        for name, kernels in saved.items():
+            plugin = marked(getattr(norm, name))
+            for key, k in kernels.items():
+                factory.unregister(name, key)
+                factory.register(Kernel(k.name, k.key, plugin, k.args_def))
+            if reexport:
+                monkeypatch.setattr(norm, name, plugin)
+        exe, *_rest, outs = _three_runs()
+        assert _fused_steps(exe) == []
+        for out in outs:  # relu(Y + 1000): every value at least ~1000 - |Y|
+            assert float(np.min(out)) > 900
+    finally:
+        for name, kernels in saved.items():
+            for key in list(factory.kernels_of(name)):
+                factory.unregister(name, key)
+            for k in kernels.values():
+                factory.register(k)
+
+
+def test_a_wrapper_on_the_module_attribute_keeps_the_step(monkeypatch):
+    # a test's counting wrapper on phi.kernels.norm.batch_norm_infer: the registered kernel is
+    # still the built-in, so the chain still fuses
+    from phi.kernels import norm
+
+    for name in ("batch_norm", "batch_norm_infer"):
+        real = getattr(norm, name)
+        monkeypatch.setattr(norm, name, lambda *a, _real=real: _real(*a))
+    exe, *_rest = _three_runs()
+    (step,) = _fused_steps(exe)
+    assert step.runs == 2

@@ -8,7 +8,12 @@ with the switches on and off."""
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+import textwrap
 import threading
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -19,6 +24,8 @@ from phi.flags import get_flags, set_flags
 from phi.kernels import conv as conv_kernels
 from phi.kernels import jit, pooling
 from phi.kernels.conv import conv_geometry
+
+ROOT = Path(__file__).resolve().parents[3]
 
 CTX = SimpleNamespace(xp=np)
 RNG = np.random.default_rng(14)
@@ -585,6 +592,7 @@ IM2COL_CASES = [
     ((1, 2, 4, 2), (3, 5), (1, 1), (3, 1, 4, 0), (1, 1)),    # taps a row / x's width away
     ((1, 1, 2, 1), (3, 3), (1, 1), (1, 1, 1, 1), (1, 1)),    # one column
     ((3, 2, 7, 7), (3, 3), (1, 1), (1, 1, 1, 1), (1, 1)),    # several images: planes apart
+    ((1, 2, 8, 9), (3, 1), (1, 1), (3, 9, 0, 0), (3, 1)),    # a block wholly below a tap's x
 ])
 def test_compiled_im2col_rows_equal_numpy_columns(geometry):
     # any block of output rows: the numpy im2col's columns of those rows, NaN-free zeros
@@ -594,10 +602,45 @@ def test_compiled_im2col_rows_equal_numpy_columns(geometry):
     ho, wo = out
     want = conv_kernels.im2col(np, x, ksize, strides, list(pads), dils, out)
     want = want.reshape(xs[0], -1, ho, wo)
-    for oy0, oy1 in ((0, ho), (0, 1), (ho // 2, ho), (1, ho - 1)):
+    for oy0, oy1 in ((0, ho), (0, 1), (ho // 2, ho), (1, ho - 1), (ho // 2, ho // 2 + 1)):
         cols = np.full((xs[0], want.shape[1], (oy1 - oy0) * wo), np.nan, np.float32)
         jit.kernels().im2col(x, cols, oy0, oy1, wo, *ksize, *strides, *dils, pads[0], pads[2])
         np.testing.assert_array_equal(cols, want[:, :, oy0:oy1].reshape(cols.shape))
+
+
+@pytest.mark.skipif(jit.kernels() is None, reason="numba is not installed")
+def test_compiled_im2col_stays_inside_its_arrays(tmp_path):
+    # numba's bounds checks on (a fresh JIT, no build): the stride-1 runs start before or end
+    # past x's plane by a tap's offset, and are clamped to it (a read outside would only show
+    # here: the columns it lands in are zeroed after)
+    code = textwrap.dedent("""
+        import numpy as np
+        from phi.kernels import conv, jit
+        assert jit.built() is None
+        loops = jit.kernels()
+        rng = np.random.default_rng(0)
+        for xs, k, pads, dil in [((2, 3, 5, 4), (3, 3), (1, 1, 1, 1), (1, 1)),
+                                 ((1, 2, 4, 2), (3, 5), (3, 1, 4, 0), (1, 1)),
+                                 ((1, 2, 6, 3), (3, 3), (2, 2, 2, 2), (2, 2)),
+                                 ((1, 2, 8, 9), (3, 1), (3, 9, 0, 0), (3, 1))]:
+            x = rng.standard_normal(xs)
+            _, _, out = conv.conv_geometry(xs[2:], k, [1, 1], list(pads), "EXPLICIT",
+                                           list(dil))
+            ho, wo = out
+            want = conv.im2col(np, x, k, (1, 1), list(pads), dil, out)
+            want = want.reshape(xs[0], -1, ho, wo)
+            for oy0, oy1 in ((0, ho), (0, 1), (ho // 2, ho), (ho - 1, ho),
+                             (ho // 2, ho // 2 + 1)):
+                cols = np.empty((xs[0], want.shape[1], (oy1 - oy0) * wo))
+                loops.im2col(x, cols, oy0, oy1, wo, *k, 1, 1, *dil, pads[0], pads[2])
+                assert np.array_equal(cols, want[:, :, oy0:oy1].reshape(cols.shape))
+        print("ok")
+    """)
+    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=str(tmp_path / "numba"),
+               FLUID_PHI_KERNEL_CACHE=str(tmp_path / "kernels"))
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.split() == ["ok"], done.stderr[-2000:]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
