@@ -121,22 +121,22 @@ def plan_steps(runners: list[BoundRunner], release: list[list], passes) -> list[
     return steps
 
 
-# the kernels whose arithmetic a fused step reproduces: name -> (module of phi.kernels, function).
-# A runner's kernel is one of them when its function is that module's function of that name
-# (by where it was defined, as the registry tells built-ins, not by what the module's attribute
-# holds now: a plug-in registered under the same name, even re-exported there, is never
-# bypassed, and a test's wrapper on the attribute changes nothing); nothing is imported for
-# it (a program without convolutions never imports the conv and norm kernels)
-_FUSED = {"conv2d": ("conv", "conv2d"), "depthwise_conv2d": ("conv", "depthwise_conv2d"),
-          "batch_norm": ("norm", "batch_norm"), "batch_norm_infer": ("norm", "batch_norm_infer"),
-          "relu": ("activation", "relu"), "relu6": ("activation", "relu6"),
-          "add": ("elementwise", "add")}
-_CONV_KERNELS = ("conv2d", "depthwise_conv2d")
-_BN_KERNELS = ("batch_norm", "batch_norm_infer")
-_ADD_KERNELS = ("add",)
-# the activation kernels' own arithmetic, applied in place (functions of phi.kernels.activation)
-_ACTIVATIONS = {"relu": "relu_values", "relu6": "relu6_values"}
-_ACT_CODES = {"relu": 1, "relu6": 2}  # the compiled epilogue's (_jit_loops.bn_affine_act)
+# the kernels whose arithmetic a fused step reproduces: kernel name -> its module of
+# phi.kernels, where the function of that name is defined.  A runner's kernel is one of them
+# when its function is that one (by where it was defined, as the registry tells built-ins, not
+# by what the module's attribute holds now: a plug-in registered under the same name, even
+# re-exported there, is never bypassed, and a test's wrapper on the attribute changes nothing);
+# nothing is imported for it (a program without convolutions never imports the conv and norm
+# kernels)
+_FUSED = {"conv2d": "conv", "depthwise_conv2d": "conv", "batch_norm": "norm",
+          "batch_norm_infer": "norm", "relu": "activation", "relu6": "activation",
+          "add": "elementwise"}
+_CONV_KERNELS = tuple(name for name, module in _FUSED.items() if module == "conv")
+_BN_KERNELS = tuple(name for name, module in _FUSED.items() if module == "norm")
+_ADD_KERNELS = tuple(name for name, module in _FUSED.items() if module == "elementwise")
+# activation -> (its in-place arithmetic in phi.kernels.activation, the compiled epilogue's
+# code: _jit_loops.bn_affine_act)
+_ACTIVATIONS = {"relu": ("relu_values", 1), "relu6": ("relu6_values", 2)}
 
 
 def _kernel_function(module: str, name: str):
@@ -158,10 +158,9 @@ def _kernel_name(runner: BoundRunner) -> str | None:
     name = choice.phi_kernel.name
     if name not in _FUSED:
         return None
-    module, function = _FUSED[name]
     fn = choice.phi_kernel.fn
-    return (name if getattr(fn, "__module__", None) == f"phi.kernels.{module}"
-            and getattr(fn, "__qualname__", None) == function else None)
+    return (name if getattr(fn, "__module__", None) == f"phi.kernels.{_FUSED[name]}"
+            and getattr(fn, "__qualname__", None) == name else None)
 
 
 def _attrs(runner: BoundRunner) -> dict:
@@ -228,9 +227,8 @@ class ConvEpilogueStep:
         self._epsilon = attrs["epsilon"]
         axis = 3 if attrs["data_layout"] == "NHWC" else 1
         self._bshape = tuple(-1 if i == axis else 1 for i in range(4))  # per-channel vectors
-        self._act = (_kernel_function("activation", _ACTIVATIONS[self._kinds[-1]]) if act
-                     else None)
-        self._act_code = _ACT_CODES[self._kinds[-1]] if act else 0
+        values, self._act_code = _ACTIVATIONS[self._kinds[-1]] if act else (None, 0)
+        self._act = _kernel_function("activation", values) if act else None
         last = act[0] if act else add if add is not None else bn
         y_var = bn.scope.find_var(_output_names(bn, "Y")[0])
         self._residual = None
