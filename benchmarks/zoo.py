@@ -395,9 +395,9 @@ def report(rows, chains, cold, results, stat: str = "median") -> None:
         b = eng["bridge"][f"{stat}_ms"]
         if b is not None:
             line += f"; the bridge's run is {b / g:.2f}x that"
-        o = (eng.get("ort") or {}).get(f"{stat}_ms")
-        if o:
-            line += f"; the GEMMs alone are {g / o:.2f}x onnxruntime's whole run"
+        floor = _gemm_floor(r, "ort", stat)
+        if floor is not None:
+            line += f"; the GEMMs alone are {floor:.2f}x onnxruntime's whole run"
         print(line)
     for c in chains:
         print(f"{c['model']:<24}bridge {c['bridge_ms']:.3f} ms, bare numpy {c['numpy_ms']:.3f} ms"

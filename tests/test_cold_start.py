@@ -32,13 +32,18 @@ def _python(code: str, *, lazy: bool = True, timeout: int = 300, env: dict | Non
     return done.stdout
 
 
-def test_generated_indexes_are_up_to_date():
+def _index_tool():
+    """tools/gen_kernel_index.py as a module."""
     sys.path.insert(0, str(ROOT / "tools"))
     try:
         import gen_kernel_index
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    stale = gen_kernel_index.stale()
+    return gen_kernel_index
+
+
+def test_generated_indexes_are_up_to_date():
+    stale = _index_tool().stale()
     assert not stale, (f"stale: {[str(p.relative_to(ROOT)) for p in stale]}; run "
                        "python tools/gen_kernel_index.py")
 
@@ -74,12 +79,7 @@ def test_each_kernel_is_credited_to_the_module_defining_it():
 
 
 def test_the_index_tool_imports_a_module_after_the_siblings_it_imports():
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import gen_kernel_index
-    finally:
-        sys.path.pop(0)
-    order = gen_kernel_index.import_order("phi.kernels", ("binary2", "compare", "elementwise",
+    order = _index_tool().import_order("phi.kernels", ("binary2", "compare", "elementwise",
                                                          "losses", "softmax"))
     assert order.index("elementwise") < order.index("binary2")
     assert order.index("elementwise") < order.index("compare")
@@ -105,12 +105,7 @@ def test_the_index_tool_reads_every_form_of_a_sibling_import(tmp_path, monkeypat
     for name, text in sources.items():
         (pkg / f"{name}.py").write_text(text)
     monkeypatch.syspath_prepend(str(tmp_path))
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import gen_kernel_index
-    finally:
-        sys.path.pop(0)
-    order = gen_kernel_index.import_order("probe_kernels", ("a", "b", "c", "d", "e", "g"))
+    order = _index_tool().import_order("probe_kernels", ("a", "b", "c", "d", "e", "g"))
     assert order == ["e", "d", "b", "c", "a", "g"]
 
 

@@ -128,7 +128,6 @@ def _import_alone(package: str, short: str, done: set[str], listed: set[str]) ->
 def _collect() -> dict[str, dict]:
     """Run in a fresh process: {"phi": {name: [module, ...]}, "fluid": {...}, "infer": ...,
     "flags": {flag: module}, "compat": ...} (what TARGETS writes)."""
-
     import phi.kernels
     from phi.core.registry import kernel_factory
 

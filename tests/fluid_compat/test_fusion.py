@@ -441,8 +441,6 @@ def test_residual_of_other_dims_runs_the_members_then_rearms():
     assert step.last_fused
 
 
-
-
 def test_misaligned_statistics_take_numpys_passes(monkeypatch):
     # the compiled epilogue takes aligned arrays only (the ahead-of-time build refuses others
     # and may have no JIT behind it): a misaligned statistic runs the epilogue as numpy's
