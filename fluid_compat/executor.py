@@ -44,6 +44,7 @@ from fluid_compat.framework.scope import (
     lod_tensor_array,
 )
 from fluid_compat.operators.build import make_operator
+from fluid_compat.operators.control_flow import referenced_names
 from fluid_compat.operators.fusion import enabled_passes, plan_steps
 from fluid_compat.operators.runner import BoundRunner
 from fluid_compat.operators.segments import CompiledSegment
@@ -194,6 +195,10 @@ class _Plan:
                 self.local.var(name)
         for name in feed_names:
             self.feed_vars[name] = self.local.find_var(name) or self.local.var(name)
+        # tensor arrays start every run empty, as in the fresh local scope of Paddle's run
+        self.array_vars = [self.local.find_local_var(name) for name, var in block.vars.items()
+                           if var.type is VarType.LOD_TENSOR_ARRAY and not var.persistable
+                           and name not in self.feed_vars]
         # 3. runners and the last use of each temporary
         self.runners = [BoundRunner(op, self.local, place) for _, op in ops]
         self.op_index = [index for index, _ in ops]
@@ -202,6 +207,10 @@ class _Plan:
         for i, (_, op) in enumerate(ops):
             for names in list(op.inputs.values()) + list(op.outputs.values()):
                 for n in names:
+                    last_use[n] = i
+            sub_ops = getattr(op, "sub_ops", None)
+            if sub_ops:  # what a control-flow op's blocks use lives until it has run
+                for n in referenced_names(sub_ops):
                     last_use[n] = i
         release: list[list[Variable]] = [[] for _ in ops]
         for name, i in last_use.items():
@@ -354,6 +363,8 @@ class Executor:
     @staticmethod
     def _run_plan(plan: _Plan, tensors: dict, fetch_names: list[str], return_numpy: bool,
                   progress) -> list:
+        for var in plan.array_vars:
+            var.value = LoDTensorArray()
         for name, t in tensors.items():
             plan.feed_vars[name].value = t
         passes = enabled_passes()
@@ -380,6 +391,9 @@ class Executor:
         for name in fetch_names:
             var = plan.local.find_var(name)
             value = None if var is None else var.value
+            if isinstance(value, LoDTensorArray):  # Paddle fetches an array as a list
+                out.append([t.numpy() for t in value] if return_numpy else LoDTensorArray(value))
+                continue
             if not isinstance(value, DenseTensor) or value.data is None:
                 raise NotFound(f"fetch target `{name}` holds no tensor after the run.")
             out.append(value.numpy() if return_numpy else value)

@@ -39,6 +39,8 @@ def make_operator(index: int, op_desc, where: str = "", *, pins=None, shadow=Non
                        {k: list(v) for k, v in op_desc.outputs.items()}, dict(op_desc.attrs))
     except PhiError as exc:
         raise type(exc)(f"{label}: {exc.message}") from None
+    if not isinstance(op, OperatorWithKernel):
+        op.label = label  # operator classes name themselves in errors by where they sit
     bind = getattr(op, "bind_block", None)
     if bind is not None:
         bind(op_desc.block, label, pins=pins, shadow=shadow)

@@ -20,6 +20,12 @@ NO_CPU_KERNEL = "has no CPU implementation in Paddle"
 DYGRAPH = "runs a dygraph-to-static program"
 GPU_ONLY = "runs only on GPUs in Paddle"
 STRING_TENSORS = "needs string tensors"
+PRIMITIVE = "is a primitive op of Paddle's autodiff prim system"
+XPU_ONLY = "runs only on Kunlun XPUs"
+GPU_FUSED = "is a GPU-only fused op"
+NO_KERNEL = "has no kernel in Paddle 2.6.2"
+READER = "needs Paddle's reader threads and queues"
+PY_FUNC = "calls a Python function of the process that built the program"
 
 _WHY = {
     PROCESS_GROUP: "it exchanges tensors with other ranks through the communicator of its "
@@ -36,6 +42,21 @@ _WHY = {
                    "for cpu kernel now\"): it runs on GPUs, within a process group",
     GPU_ONLY: "Paddle 2.6.2's CPU kernel only raises Unimplemented (\"only supports GPU now\", "
               "\"CPU is not support for cudnn_lstm now\"); it needs cuDNN / CUDA",
+    PRIMITIVE: "the *_p ops exist only between the orig2prim and prim2orig program transforms of "
+               "paddle.incubate.autograd; no device has a kernel for them and Paddle's executor "
+               "refuses them too",
+    XPU_ONLY: "Paddle Inference's XPU passes write it and Paddle 2.6.2 registers its kernels for "
+              "XPU only; a CPU program never holds it",
+    GPU_FUSED: "Paddle 2.6.2 registers its kernels for GPUs only (CUDA / cuDNN / cutlass fusions "
+               "written by GPU inference passes or incubate APIs); its CPU wheel fails with "
+               "\"There are no kernels which are registered\"",
+    NO_KERNEL: "Paddle 2.6.2 keeps its description but registers no kernel for it on any device "
+               "(its executor fails with \"There are no kernels which are registered in the "
+               "pad2d operator\"; pad3d replaced it)",
+    READER: "it pops batches from a reader or blocking queue that a Python DataLoader thread of "
+            "the Paddle process fills; saved inference programs feed their inputs instead",
+    PY_FUNC: "its forward_callable_id indexes Python callables registered in the Paddle process "
+             "that built the program; a saved program carries only the number",
     STRING_TENSORS: "its inputs are a string-to-id vocabulary and strings (Paddle's Strings / "
                     "Vocab variables), which this bridge cannot feed or hold",
 }
@@ -67,6 +88,42 @@ UNAVAILABLE: dict[str, str] = {
     # issue 11's last ops: Paddle-made cases in tools/fixtures/cases/selrows_misc.py
     **dict.fromkeys(("bilateral_slice", "cudnn_lstm", "correlation"), GPU_ONLY),
     "faster_tokenizer": STRING_TENSORS,
+    # issue 28: the op types of Paddle 2.6.2 that no CPU program can run (its CPU wheel has
+    # neither a kernel nor an operator class for them: checked with
+    # core._get_all_register_op_kernels and a one-op program each)
+    **dict.fromkeys(("abs_p", "add_p", "bernoulli_p", "broadcast_p", "cast_p", "concat_p",
+                     "cos_p", "div_p", "eq_p", "erf_p", "exp_p", "fill_constant_p", "gather_p",
+                     "ge_p", "gt_p", "log_p", "matmul_p", "max_p", "mul_p", "ne_p", "pow_p",
+                     "reduce_sum_p", "reshape_p", "rsqrt_p", "scatter_add_p", "select_p",
+                     "sin_p", "slice_assign_p", "slice_select_p", "split_p", "sqrt_p", "sub_p",
+                     "tanh_p", "transpose_p", "uniform_random_p"), PRIMITIVE),
+    **dict.fromkeys(("add_act_xpu", "add_layernorm_xpu", "addcmul_xpu", "bn_act_xpu",
+                     "conv1d_xpu", "conv2d_transpose_xpu", "conv2d_xpu", "dequantize_xpu",
+                     "embedding_with_eltwise_add_xpu", "fast_layernorm_xpu", "fast_where_xpu",
+                     "fc_xpu", "fused_multi_transformer_int8_xpu", "fused_multi_transformer_xpu",
+                     "generate_sequence_xpu", "layer_norm_act_xpu", "multi_encoder_xpu",
+                     "quantize_xpu", "squeeze_excitation_block", "yolo_box_xpu"), XPU_ONLY),
+    **dict.fromkeys(("block_multihead_attention", "flash_attn", "flash_attn_unpadded",
+                     "fused_bias_act", "fused_bias_dropout_residual_layer_norm",
+                     "fused_bias_residual_layernorm", "fused_conv2d_add_act",
+                     "fused_dconv_drelu_dbn", "fused_dropout_add",
+                     "fused_embedding_eltwise_layernorm", "fused_fc_elementwise_layernorm",
+                     "fused_linear_param_grad_add", "fused_rotary_position_embedding",
+                     "fused_scale_bias_add_relu", "fused_scale_bias_relu_conv_bn",
+                     "fused_token_prune", "fusion_transpose_flatten_concat", "llm_int8_linear",
+                     "masked_multihead_attention", "memory_efficient_attention", "moe",
+                     "multihead_matmul", "quant_linear", "rms_norm", "skip_layernorm",
+                     "top_p_sampling", "variable_length_memory_efficient_attention",
+                     "weight_dequantize", "weight_only_linear"), GPU_FUSED),
+    "pad2d": NO_KERNEL,
+    **dict.fromkeys(("c_comm_init", "c_comm_init_all", "c_comm_init_multitrainer",
+                     "c_gen_xccl_id", "c_sync_calc_stream", "c_sync_comm_stream",
+                     "c_wait_comm", "c_wait_compute", "dist_concat"), PROCESS_GROUP),
+    **dict.fromkeys(("fetch_barrier", "send", "send_barrier", "listen_and_serv",
+                     "heter_listen_and_serv"), PARAMETER_SERVER),
+    **dict.fromkeys(("create_double_buffer_reader", "create_py_reader", "read", "dequeue",
+                     "enqueue", "queue_generator"), READER),
+    "py_func": PY_FUNC,
 }
 
 

@@ -175,7 +175,7 @@ def kernel_ops(ops, block: int = 0) -> list[tuple[int, OperatorWithKernel]]:
     for op in ops:
         if isinstance(op, OperatorWithKernel):
             out.append((block, op))
-        sub = getattr(op, "_sub_ops", None)
+        sub = getattr(op, "sub_ops", None)
         if sub:
             out.extend(kernel_ops(sub, op.attrs.get("sub_block", block + 1)))
     return out

@@ -148,7 +148,7 @@ def _explanations(ops, block: int = 0, parent: str = "") -> list[OpExplanation]:
         out.append(OpExplanation(getattr(op, "index", -1), op.type, block, _slots(op.inputs),
                                  _slots(op.outputs), [], operator=type(op).__name__,
                                  parent=parent))
-        sub = getattr(op, "_sub_ops", None)
+        sub = getattr(op, "sub_ops", None)
         if sub:
             index = out[-1].index
             out.extend(_explanations(sub, op.attrs.get("sub_block", block + 1),

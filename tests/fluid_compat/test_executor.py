@@ -16,7 +16,7 @@ from fluid_compat import Executor, FeedError, Program, load_inference_model
 from fluid_compat.framework import ProgramDesc
 from fluid_compat.framework.scope import Scope
 from fluid_compat.io import save_inference_model
-from phi.core.errors import NotFound, PhiError, Unimplemented
+from phi.core.errors import NotFound, PhiError, Unavailable
 from tests.corpus_paths import CORPUS, FIXTURES
 
 HERE = Path(__file__).resolve().parent
@@ -156,11 +156,12 @@ def test_unknown_op_type_names_index_type_and_close_names(mlp_copy):
 def test_op_without_kernel_is_refused_before_anything_runs(mlp_copy):
     desc = ProgramDesc.load(mlp_copy / "inference.pdmodel")
     block = desc.global_block
-    # an op the bridge describes (OpProto) but implements nowhere (a primitive op)
+    # an op the bridge describes (OpProto) but that no CPU program can run (a primitive op)
     block.insert_op(2, "exp_p", {"X": ["x"]}, {"Y": ["x_exp"]}, {})
     block.create_var("x_exp")
     scope = Scope()
-    with pytest.raises(Unimplemented, match=r"op #2 `exp_p` has no kernel"):
+    with pytest.raises(Unavailable, match=r"op #2 `exp_p` cannot run .* primitive op .*"
+                                          r"Nothing was run"):
         Executor().run(Program(desc), feed={"x": np.zeros((4, 16), np.float32)}, scope=scope)
     assert scope.kids == ()  # nothing was planned into the scope
 

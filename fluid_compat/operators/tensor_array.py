@@ -1,0 +1,212 @@
+"""Tensor-array operators: write_to_array, read_from_array, lod_array_length,
+tensor_array_to_tensor.
+
+A LOD_TENSOR_ARRAY variable holds a `LoDTensorArray` (a list of DenseTensors, each with its own
+LoD).  These ops are OperatorBase ops in Paddle 2.6.2 (no kernel): they read and write the array
+in the scope directly, as its array ops do:
+
+* ``write_to_array(X, I) -> Out``: ``Out[I] = X`` (a copy of X with its LoD), the array grown
+  to ``I + 1`` first; the steps added by growing hold uninitialized tensors.  An X that is absent
+  from the scope writes nothing (Paddle returns early).
+* ``read_from_array(X, I [, X_W]) -> Out``: ``Out = X[I]``.  Past the end, Paddle 2.6.2 leaves
+  Out as it was (or, with X_W, as in a write_to_array grad, fills it with zeros of X_W's shape);
+  the bridge fills zeros with X_W too, and without X_W raises OutOfRange naming the op, the
+  array and its length: a deliberate deviation (docs/design.md, "Tensor arrays"), since Paddle's
+  silent no-op hands the next op a stale or missing tensor.
+* ``lod_array_length(X) -> Out``: an int64 tensor ``[len(X)]`` of shape [1].
+* ``tensor_array_to_tensor(X) -> Out, OutIndex``: the steps concatenated along ``axis`` (or
+  stacked with ``use_stack``); OutIndex (int32) holds each step's size along ``axis``.
+
+``I`` is one int64 element on any place (copied to the host); a negative index, a wrong dtype or
+element count, or a value that is not an array raise typed errors naming op and variable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from phi.common.data_type import DataType
+from phi.common.place import Place
+from phi.core.errors import InvalidArgument, NotFound, OutOfRange, PreconditionNotMet
+from phi.core.tensor import DenseTensor
+
+from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.framework.scope import LoDTensorArray, Scope
+from fluid_compat.operators.control_flow import block_label
+from fluid_compat.operators.with_kernel import OperatorBase
+
+__all__ = ["LoDArrayLengthOp", "ReadFromArrayOp", "TensorArrayToTensorOp", "WriteToArrayOp",
+           "array_index", "array_value"]
+
+
+def _host(t: DenseTensor) -> np.ndarray:
+    data = t.data
+    if not isinstance(data, np.ndarray):  # a device array: its host copy
+        data = t.numpy()
+    return np.asarray(data)
+
+
+def array_index(op, scope: Scope) -> int:
+    """The value of input ``I``: one integer element, not negative (Paddle reads it as int64
+    and casts it to size_t)."""
+    name = op.input("I")
+    var = None if name is None else scope.find_var(name)
+    t = None if var is None else var.value
+    if not isinstance(t, DenseTensor) or t.data is None:
+        raise NotFound(f"Operator {block_label(op)}: the index I (`{name}`) holds no tensor.")
+    host = _host(t).reshape(-1)
+    if host.size != 1:
+        raise InvalidArgument(f"Operator {block_label(op)}: the index I (`{name}`) must hold one "
+                              f"element, it holds {host.size} (shape {list(t.dims)}).")
+    if not np.issubdtype(host.dtype, np.integer):
+        raise InvalidArgument(f"Operator {block_label(op)}: the index I (`{name}`) must be an "
+                              f"integer tensor (int64), got {t.dtype}.")
+    i = int(host[0])
+    if i < 0:
+        raise OutOfRange(f"Operator {block_label(op)}: the index I (`{name}`) is {i}; an array "
+                         "index must not be negative.")
+    return i
+
+
+def array_value(op, scope: Scope, slot: str, *, create: bool = False) -> LoDTensorArray:
+    """The LoDTensorArray of the variable in ``slot`` (an input, or with ``create`` an output,
+    made empty when it holds nothing yet)."""
+    names = (op.outputs if create else op.inputs).get(slot, ())
+    if not names:
+        raise InvalidArgument(f"Operator {block_label(op)}: `{slot}` is missing.")
+    name = names[0]
+    var = scope.find_var(name)
+    if var is None:
+        if not create:
+            raise NotFound(f"Operator {block_label(op)}: the array {slot} (`{name}`) is not in "
+                           "the scope.")
+        var = scope.var(name)
+    value = var.value
+    if value is None and create:
+        value = var.value = LoDTensorArray()
+    if not isinstance(value, LoDTensorArray):
+        what = "nothing" if value is None else type(value).__name__
+        raise InvalidArgument(f"Operator {block_label(op)}: {slot} (`{name}`) must hold a "
+                              f"LoDTensorArray (a LOD_TENSOR_ARRAY variable), it holds {what}.")
+    return value
+
+
+def _copy(t: DenseTensor) -> DenseTensor:
+    """A tensor of its own (Paddle copies into and out of arrays): the array is copied so that
+    a later in-place write to the source cannot reach the stored step."""
+    data = None if t.data is None else t.data.copy()
+    return DenseTensor(data, t.dtype, t.place, t.layout, t.lod,
+                       None if t.data is not None else t.dims)
+
+
+def _out_var(op, scope: Scope, slot: str = "Out"):
+    name = op.outputs[slot][0]
+    return scope.find_var(name) or scope.var(name)
+
+
+class WriteToArrayOp(OperatorBase):
+    """Out[I] = X (module doc)."""
+
+    def run_impl(self, scope: Scope, place: Place) -> None:
+        x_var = scope.find_var(self.input("X"))
+        if x_var is None:
+            return  # Paddle: nothing to write
+        x = x_var.value
+        if not isinstance(x, DenseTensor):
+            what = "nothing" if x is None else type(x).__name__
+            raise InvalidArgument(f"Operator {block_label(self)}: X (`{self.input('X')}`) must "
+                                  f"hold a tensor, it holds {what}.")
+        i = array_index(self, scope)
+        out = array_value(self, scope, "Out", create=True)
+        if i >= len(out):
+            out.extend(DenseTensor() for _ in range(i + 1 - len(out)))
+        if x.data is None:  # Paddle: the step keeps X's LoD, no data is written
+            out[i] = DenseTensor(None, out[i].dtype, lod=x.lod)
+        else:
+            out[i] = _copy(x)
+
+
+class ReadFromArrayOp(OperatorBase):
+    """Out = X[I] (module doc)."""
+
+    def run_impl(self, scope: Scope, place: Place) -> None:
+        x = array_value(self, scope, "X")
+        i = array_index(self, scope)
+        out = _out_var(self, scope)
+        if i < len(x):
+            step = x[i]
+            if step.data is None:
+                raise PreconditionNotMet(
+                    f"Operator {block_label(self)}: step {i} of the array X "
+                    f"(`{self.input('X')}`) was never written (the array has {len(x)} steps).")
+            out.value = _copy(step)
+            return
+        fw_name = self.input("X_W")
+        fw = None if fw_name is None else scope.find_var(fw_name)
+        if fw is not None and isinstance(fw.value, DenseTensor) and fw.value.data is not None:
+            w = fw.value  # a write_to_array grad: the step was never written, its grad is 0
+            out.value = DenseTensor(np.zeros(w.dims, dtype=w.dtype.to_numpy()), w.dtype,
+                                    lod=w.lod)
+            return
+        raise OutOfRange(f"Operator {block_label(self)}: index I = {i} reads past the end of the "
+                         f"array X (`{self.input('X')}`), which has {len(x)} steps.")
+
+
+class LoDArrayLengthOp(OperatorBase):
+    """Out = [len(X)] (int64, shape [1])."""
+
+    def run_impl(self, scope: Scope, place: Place) -> None:
+        x = array_value(self, scope, "X")
+        _out_var(self, scope).value = DenseTensor(np.array([len(x)], dtype=np.int64),
+                                                  DataType.INT64)
+
+
+class TensorArrayToTensorOp(OperatorBase):
+    """Out = concat(X, axis) or stack(X, axis); OutIndex = each step's size along axis."""
+
+    def run_impl(self, scope: Scope, place: Place) -> None:
+        x = array_value(self, scope, "X")
+        name = self.input("X")
+        if not x:
+            raise InvalidArgument(f"Operator {block_label(self)}: the array X (`{name}`) is "
+                                  "empty; tensor_array_to_tensor needs at least one step.")
+        for k, t in enumerate(x):
+            if t.data is None:
+                raise PreconditionNotMet(f"Operator {block_label(self)}: step {k} of the array "
+                                         f"X (`{name}`) was never written.")
+        dtypes = {t.dtype for t in x}
+        if len(dtypes) != 1:
+            raise InvalidArgument(f"Operator {block_label(self)}: the steps of X (`{name}`) have "
+                                  f"different dtypes {sorted(map(str, dtypes))}.")
+        axis = int(self.attrs.get("axis", 0))
+        use_stack = bool(self.attrs.get("use_stack", False))
+        ranks = {len(t.dims) for t in x}
+        if len(ranks) != 1:
+            raise InvalidArgument(f"Operator {block_label(self)}: the steps of X (`{name}`) have "
+                                  f"different ranks {sorted(ranks)}.")
+        rank = ranks.pop()
+        limit = rank + 1 if use_stack else rank
+        if not -limit <= axis < limit:
+            raise InvalidArgument(f"Operator {block_label(self)}: axis {axis} is out of range "
+                                  f"[{-limit}, {limit}) for steps of rank {rank}.")
+        arrays = [_host(t) for t in x]
+        try:
+            out = np.stack(arrays, axis=axis) if use_stack else np.concatenate(arrays, axis=axis)
+        except ValueError as exc:
+            shapes = [list(t.dims) for t in x]
+            raise InvalidArgument(f"Operator {block_label(self)}: the steps of X (`{name}`) "
+                                  f"cannot be {'stacked' if use_stack else 'concatenated'} on "
+                                  f"axis {axis}: shapes {shapes}.") from exc
+        # each step's size along axis (Paddle reads dims[axis] of every step)
+        index_axis = axis if axis >= 0 else axis + rank
+        sizes = [int(t.dims[index_axis]) if 0 <= index_axis < rank else 1 for t in x]
+        dtype = next(iter(dtypes))
+        _out_var(self, scope).value = DenseTensor(out, dtype)
+        if self.outputs.get("OutIndex"):
+            _out_var(self, scope, "OutIndex").value = DenseTensor(
+                np.array(sizes, dtype=np.int32), DataType.INT32)
+
+
+op_hooks("write_to_array", operator_class=WriteToArrayOp)
+op_hooks("read_from_array", operator_class=ReadFromArrayOp)
+op_hooks("lod_array_length", operator_class=LoDArrayLengthOp)
+op_hooks("tensor_array_to_tensor", operator_class=TensorArrayToTensorOp)
