@@ -392,7 +392,14 @@ class Executor:
             var = plan.local.find_var(name)
             value = None if var is None else var.value
             if isinstance(value, LoDTensorArray):  # Paddle fetches an array as a list
-                out.append([t.numpy() for t in value] if return_numpy else LoDTensorArray(value))
+                if return_numpy:
+                    empty = [k for k, t in enumerate(value) if t.data is None]
+                    if empty:
+                        raise NotFound(f"fetch target `{name}` is a tensor array whose steps "
+                                       f"{empty} were never written.")
+                    out.append([t.numpy() for t in value])
+                else:
+                    out.append(LoDTensorArray(value))
                 continue
             if not isinstance(value, DenseTensor) or value.data is None:
                 raise NotFound(f"fetch target `{name}` holds no tensor after the run.")
