@@ -181,7 +181,27 @@ def _grad_slots() -> dict[str, tuple[dict[str, str], dict[str, str], tuple[str, 
             ins.update(spec["inputs"])
             outs.update(spec["outputs"])
             fwds[fwd] = None
-    return {t: (i, o, tuple(f)) for t, (i, o, f) in slots.items()}
+    out = {t: (i, o, tuple(f)) for t, (i, o, f) in slots.items()}
+    out.update(_BLOCK_GRAD_SLOTS)
+    return out
+
+
+#: the grad ops whose makers build a grad block (Paddle's WhileGradOpMaker and
+#: ConditionalBlockGradMaker): not declarative makers, so their slots are written here
+_BLOCK_GRAD_SLOTS = {
+    "while_grad": ({"X": "X", "Out": "Out", "Out@GRAD": "Out@GRAD", "StepScopes": "StepScopes"},
+                   {"X@GRAD": "X@GRAD"}, ("while",)),
+    "conditional_block_grad": ({"Cond": "Cond", "Input": "Input", "Out": "Out",
+                                "Out@GRAD": "Out@GRAD", "Scope": "Scope"},
+                               {"Input@GRAD": "Input@GRAD"}, ("conditional_block",)),
+    # RecurrentGradOpMaker: every forward slot in, outputs@GRAD, the step scopes twice
+    "recurrent_grad": ({"inputs": "inputs", "initial_states": "initial_states",
+                        "parameters": "parameters", "outputs": "outputs",
+                        "outputs@GRAD": "outputs@GRAD", "step_scopes": "step_scopes",
+                        "step_scopes@GRAD": "step_scopes"},
+                       {"inputs@GRAD": "inputs@GRAD", "initial_states@GRAD": "initial_states@GRAD",
+                        "parameters@GRAD": "parameters@GRAD"}, ("recurrent",)),
+}
 
 
 def is_grad_op_type(op_type: str) -> bool:

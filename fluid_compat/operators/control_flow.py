@@ -16,6 +16,13 @@ Paddle 2.6.2's executor does (its BuildScopeForControlFlowOp / Executor::CreateV
 * ``conditional_block`` / ``conditional_block_infer`` / ``pylayer`` run their block once in a
   fresh kid scope, dropped afterwards.
 
+Training programs: a ``while`` (not is_test) or ``conditional_block`` whose step scopes a
+``while_grad`` / ``conditional_block_grad`` of the program reads keeps them, as Paddle does, until
+its next run; a while step scope also keeps, under their own names, the values its X inputs had
+when the step began (Paddle's ``@TMP_COPY`` rename; parameters and variables an op of the body
+both reads and writes are not copied).  The grad ops run their grad block in those scopes, in
+reverse step order, and move the gradients out (summed over steps for while).
+
 The sub-block's operators are made once (checked like block 0's) and keep their own cached
 kernel decisions across iterations and runs.  A ``while`` stops with PreconditionNotMet after
 ``FLAGS_while_max_steps`` steps, and at once when its body never writes its Condition (the loop
@@ -36,8 +43,9 @@ from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.framework.scope import LoDTensorArray, Scope
 from fluid_compat.operators.with_kernel import OperatorBase
 
-__all__ = ["ConditionalBlockOp", "PyLayerOp", "SelectInputOp", "SelectOutputOp", "SubBlockOp",
-           "WhileOp", "block_label", "input_value"]
+__all__ = ["ConditionalBlockGradOp", "ConditionalBlockOp", "PyLayerOp", "SelectInputOp",
+           "SelectOutputOp", "SubBlockOp", "WhileGradOp", "WhileOp", "block_label",
+           "input_value", "referenced_names"]
 
 define_flag("FLAGS_while_max_steps", int, 1_000_000,
             "The most steps one run of a `while` op may take; more raise PreconditionNotMet "
@@ -107,6 +115,72 @@ def referenced_names(ops) -> set[str]:
     return out
 
 
+GRAD_SUFFIX = "@GRAD"
+EMPTY_VAR_NAME = "@EMPTY@"
+
+
+def _consumed_by(program, grad_type: str, slot: str, name: str | None) -> bool:
+    """Whether an op ``grad_type`` of ``program`` reads ``name`` in ``slot`` (a forward op
+    keeps its step scopes only for such a grad op)."""
+    if not name:
+        return False
+    for block in program.blocks:
+        for d in block.ops:
+            if d.type == grad_type and name in d.inputs.get(slot, ()):
+                return True
+    return False
+
+
+def _scopes_list(op, scope: Scope, slot: str, *, output: bool) -> list:
+    """The list held by the STEP_SCOPES variable in ``slot`` (made empty when new)."""
+    names = (op.outputs if output else op.inputs).get(slot, ())
+    if not names:
+        raise InvalidArgument(f"Operator {block_label(op)}: `{slot}` is missing.")
+    var = scope.find_var(names[0])
+    if var is None:
+        if not output:
+            raise NotFound(f"Operator {block_label(op)}: the step scopes `{names[0]}` are not "
+                           "in the scope: run the forward op first.")
+        var = scope.var(names[0])
+    if not isinstance(var.value, list):
+        if not output:
+            raise PreconditionNotMet(f"Operator {block_label(op)}: `{names[0]}` holds no step "
+                                     "scopes: its forward op did not run in this scope.")
+        var.value = []
+    return var.value
+
+
+def _zeros_like(t: DenseTensor) -> DenseTensor:
+    return DenseTensor(np.zeros(t.dims, dtype=t.dtype.to_numpy()), t.dtype, t.place, t.layout,
+                       t.lod)
+
+
+def _frozen(t: DenseTensor) -> DenseTensor:
+    """A copy of ``t`` no later in-place write can reach (a step's saved input)."""
+    data = t.data.copy() if hasattr(t.data, "copy") else t.data
+    return DenseTensor(data, t.dtype, t.place, t.layout, t.lod)
+
+
+def _add_grads(a, b):
+    """``a + b`` for gradients: tensors, or arrays step by step (an unwritten step is 0), as
+    Paddle's sum op adds them."""
+    if isinstance(a, LoDTensorArray) or isinstance(b, LoDTensorArray):
+        a = a if isinstance(a, LoDTensorArray) else LoDTensorArray()
+        b = b if isinstance(b, LoDTensorArray) else LoDTensorArray()
+        out = LoDTensorArray()
+        for k in range(max(len(a), len(b))):
+            x = a[k] if k < len(a) else None
+            y = b[k] if k < len(b) else None
+            out.append(_add_grads(x, y) if x is not None and y is not None else (x or y))
+        return out
+    if a is None or a.data is None:
+        return b
+    if b is None or b.data is None:
+        return a
+    return DenseTensor(np.asarray(a.numpy()) + np.asarray(b.numpy()), a.dtype, a.place,
+                       a.layout, a.lod)
+
+
 class SubBlockOp(OperatorBase):
     """An operator that runs the ops of a sub-block (attribute ``sub_block``, or for
     ``pylayer`` the first of ``blocks``)."""
@@ -143,13 +217,17 @@ class SubBlockOp(OperatorBase):
             raise PreconditionNotMet(f"Operator `{self.type}` runs a sub-block and needs its "
                                      "program: run it through an Executor.")
 
-    def new_block_scope(self, scope: Scope) -> Scope:
+    def new_block_scope(self, scope: Scope, kid: Scope | None = None) -> Scope:
         """A kid of ``scope`` holding the sub-block's own variables (Paddle's
-        BuildScopeForControlFlowOp); its persistables are made in the root scope if absent."""
-        kid = scope.new_scope()
+        BuildScopeForControlFlowOp); its persistables are made in the root scope if absent.
+        Given ``kid`` (a grad op's forward step scope), its variables are added there, those
+        it already holds kept."""
+        if kid is None:
+            kid = scope.new_scope()
         for name, var_type in self._locals:
-            kid.var(name).value = LoDTensorArray() if var_type is VarType.LOD_TENSOR_ARRAY \
-                else None
+            if kid.find_local_var(name) is None:
+                kid.var(name).value = LoDTensorArray() if var_type is VarType.LOD_TENSOR_ARRAY \
+                    else None
         if self._persistables:
             root = scope
             while root.parent is not None:
@@ -178,14 +256,79 @@ class ConditionalBlockOp(SubBlockOp):
     when every ``Cond`` tensor is non-empty (Paddle's ConditionalBlockOp); also
     ``conditional_block_infer``, which differs only in keeping no scope for a backward pass."""
 
-    def run_impl(self, scope: Scope, place: Place) -> None:
+    def bind_block(self, block, label: str, *, pins=None, shadow=None) -> None:
+        super().bind_block(block, label, pins=pins, shadow=shadow)
+        scope_names = self.outputs.get("Scope", ())
+        self._keep_scope = self.type == "conditional_block" and _consumed_by(
+            block.program, "conditional_block_grad", "Scope", scope_names[0] if scope_names
+            else None)
+
+    def need_run(self, scope: Scope) -> bool:
         if self.attrs.get("is_scalar_condition"):
-            run = _scalar_bool(self, _tensor(self, scope, "Cond"), "Cond")
-        else:
-            run = all(_tensor(self, scope, "Cond", i).numel != 0
-                      for i in range(len(self.inputs.get("Cond", ()))))
-        if run:
+            return _scalar_bool(self, _tensor(self, scope, "Cond"), "Cond")
+        return all(_tensor(self, scope, "Cond", i).numel != 0
+                   for i in range(len(self.inputs.get("Cond", ()))))
+
+    def run_impl(self, scope: Scope, place: Place) -> None:
+        if not self.need_run(scope):
+            return
+        if not getattr(self, "_keep_scope", False):
             self.run_once(scope, place)
+            return
+        kept = _scopes_list(self, scope, "Scope", output=True)
+        for old in kept:  # the scope of the last run, kept for its grad op
+            if old in scope.kids:
+                scope.delete_scope(old)
+        kept.clear()
+        self._check_bound()
+        kid = self.new_block_scope(scope)
+        kept.append(kid)
+        self.run_ops(kid, place)
+
+
+class ConditionalBlockGradOp(ConditionalBlockOp):
+    """``conditional_block_grad``: runs the grad block in the forward's kept scope, then moves
+    each ``Input@GRAD`` out (a gradient the block did not compute is 0); when the branch did
+    not run, every input's gradient is 0 (Paddle's ConditionalBlockGradOp)."""
+
+    def run_impl(self, scope: Scope, place: Place) -> None:
+        inputs = self.inputs.get("Input", ())
+        outside = self.outputs.get("Input@GRAD", ())
+        if self.need_run(scope):
+            self._check_bound()
+            kept = _scopes_list(self, scope, "Scope", output=False)
+            if not kept:
+                raise PreconditionNotMet(f"Operator {block_label(self)}: the forward "
+                                         "conditional_block kept no scope.")
+            cur = self.new_block_scope(scope, kept[0])
+            self.run_ops(cur, place)
+            zero_in, zero_out = [], []
+            for name, grad in zip(inputs, outside, strict=False):
+                var = scope.find_var(grad)
+                if var is None or grad == EMPTY_VAR_NAME:
+                    continue
+                inner = cur.find_local_var(name + GRAD_SUFFIX)
+                if inner is None or inner.value is None:
+                    zero_in.append(name)
+                    zero_out.append(grad)
+                    continue
+                var.value = _assigned(inner.value)
+            self._assign_zeros(scope, zero_in, zero_out)
+            return
+        self._assign_zeros(scope, inputs, outside)
+
+    def _assign_zeros(self, scope: Scope, inputs, grads) -> None:
+        for name, grad in zip(inputs, grads, strict=False):
+            x, g = scope.find_var(name), scope.find_var(grad)
+            if x is None or g is None or grad == EMPTY_VAR_NAME:
+                continue
+            value = x.value
+            if isinstance(value, DenseTensor):
+                if value.data is not None and value.numel != 0:
+                    g.value = _zeros_like(value)
+            elif isinstance(value, LoDTensorArray):
+                g.value = LoDTensorArray(_zeros_like(t) if t.data is not None else t
+                                         for t in value)
 
 
 class PyLayerOp(SubBlockOp):
@@ -209,6 +352,16 @@ class WhileOp(SubBlockOp):
     def bind_block(self, block, label: str, *, pins=None, shadow=None) -> None:
         super().bind_block(block, label, pins=pins, shadow=shadow)
         self._condition_written = self.input("Condition") in _written_names(self.sub_ops)
+        names = self.outputs.get("StepScopes", ())
+        self._keep_steps = not self.attrs.get("is_test") and _consumed_by(
+            block.program, "while_grad", "StepScopes", names[0] if names else None)
+        if self._keep_steps:  # the inputs whose value at each step's start the grad reads
+            program = block.program
+            no_copy = {n for n, v in program.block(0).vars.items() if v.is_parameter}
+            for d in program.block(self.attrs["sub_block"]).ops:
+                outs = {n for names_ in d.outputs.values() for n in names_}
+                no_copy |= {n for names_ in d.inputs.values() for n in names_ if n in outs}
+            self._copied = tuple(n for n in self.inputs.get("X", ()) if n not in no_copy)
 
     def _condition(self, scope: Scope) -> bool:
         t = _tensor(self, scope, "Condition")
@@ -248,8 +401,30 @@ class WhileOp(SubBlockOp):
                     self._check_steps(steps, limit)
             finally:
                 scope.delete_scope(kid)
+        if not self._keep_steps:
+            while True:
+                self.run_once(scope, place)
+                steps += 1
+                if not self._condition(scope):
+                    return
+                self._check_steps(steps, limit)
+        kept = _scopes_list(self, scope, "StepScopes", output=True)
+        for old in kept:  # the last run's steps, kept for its while_grad
+            if old in scope.kids:
+                scope.delete_scope(old)
+        kept.clear()
         while True:
-            self.run_once(scope, place)
+            saved = {}
+            for name in self._copied:
+                var = scope.find_var(name)
+                if var is not None and isinstance(var.value, DenseTensor) and \
+                        var.value.data is not None:
+                    saved[name] = _frozen(var.value)
+            kid = self.new_block_scope(scope)
+            kept.append(kid)
+            self.run_ops(kid, place)
+            for name, t in saved.items():  # Paddle's rename of `name@TMP_COPY` to `name`
+                kid.var(name).value = t
             steps += 1
             if not self._condition(scope):
                 return
@@ -261,6 +436,108 @@ class WhileOp(SubBlockOp):
                 f"Operator {block_label(self)} ran {steps} steps and its Condition "
                 f"`{self.input('Condition')}` still holds: stopped at FLAGS_while_max_steps="
                 f"{limit} (raise the flag for a longer loop).")
+
+
+def _write_back(outside, linked, inside) -> None:
+    """What the grad block wrote into a linked output gradient reaches the outside variable.
+
+    Paddle links an inside output gradient to the outside one by sharing its memory, and a
+    grad kernel that writes the inside name writes that memory in place when the size matches:
+    this is how the gradient of a loop-carried variable flows to the step before.  Here the
+    new value replaces the outside one under the same condition: same element count (an
+    array: step by step, for steps the outside holds)."""
+    if isinstance(inside, LoDTensorArray) and isinstance(outside.value, LoDTensorArray):
+        out = outside.value
+        for j in range(min(len(out), len(inside))):
+            old, new = out[j], inside[j]
+            if (new is not old and old.data is not None and new.data is not None
+                    and old.numel != 0 and old.numel == new.numel):
+                out[j] = new
+        return
+    if (isinstance(inside, DenseTensor) and inside is not linked and inside.data is not None
+            and isinstance(outside.value, DenseTensor) and outside.value.data is not None
+            and outside.value.numel == inside.numel):
+        outside.value = inside
+
+
+class WhileGradOp(SubBlockOp):
+    """``while_grad``: the grad block runs in each kept step scope, last step first.  Before a
+    step, each outside output gradient (``Out@GRAD``) is linked into the step under its
+    inside name (attribute ``original_output_grad``; an uncomputed one starts as zeros of its
+    declared shape); after it, each input's gradient ``X@GRAD`` is added to the outside one
+    (zeros before the first), or, for a gradient that is also an output gradient, handed out
+    as it is (Paddle's WhileGradOp)."""
+
+    def bind_block(self, block, label: str, *, pins=None, shadow=None) -> None:
+        super().bind_block(block, label, pins=pins, shadow=shadow)
+        self._parent_block = block
+
+    def run_impl(self, scope: Scope, place: Place) -> None:
+        self._check_bound()
+        steps = _scopes_list(self, scope, "StepScopes", output=False)
+        outside_og = list(self.inputs.get("Out@GRAD", ()))
+        inside_og = list(self.attrs.get("original_output_grad") or outside_og)
+        if len(outside_og) != len(inside_og):
+            raise InvalidArgument(f"Operator {block_label(self)}: {len(outside_og)} output "
+                                  f"gradients but {len(inside_og)} original_output_grad names.")
+        xs = self.inputs.get("X", ())
+        x_grads = self.outputs.get("X@GRAD", ())
+        if len(xs) != len(x_grads):
+            raise InvalidArgument(f"Operator {block_label(self)}: X has {len(xs)} names, X@GRAD "
+                                  f"{len(x_grads)}.")
+        for k, cur in enumerate(reversed(steps)):
+            for out_name, in_name in zip(outside_og, inside_og, strict=True):
+                og = scope.find_var(out_name)
+                if og is None:
+                    continue
+                if k == 0 and not isinstance(og.value, LoDTensorArray) and (
+                        og.value is None or og.value.data is None):
+                    og.value = self._declared_zeros(out_name)
+                value = og.value
+                cur.var(in_name).value = (LoDTensorArray(value)
+                                          if isinstance(value, LoDTensorArray) else value)
+            linked = {}
+            for out_name, in_name in zip(outside_og, inside_og, strict=True):
+                og = scope.find_var(out_name)
+                if og is not None:
+                    linked[in_name] = (og, cur.find_local_var(in_name).value)
+            self.new_block_scope(scope, cur)
+            self.run_ops(cur, place)
+            for in_name, (og, before) in linked.items():
+                _write_back(og, before, cur.find_local_var(in_name).value)
+            for x, grad in zip(xs, x_grads, strict=True):
+                if grad == EMPTY_VAR_NAME:
+                    continue
+                inner = cur.find_local_var(x + GRAD_SUFFIX)
+                if inner is None or inner.value is None:
+                    continue  # this step computed no gradient for x
+                value = inner.value
+                if isinstance(value, LoDTensorArray) and all(t.data is None or t.numel == 0
+                                                             for t in value):
+                    continue
+                if isinstance(value, DenseTensor) and value.data is None:
+                    continue
+                outer = scope.find_var(grad) or scope.var(grad)
+                if grad in outside_og:
+                    outer.value = (LoDTensorArray(value) if isinstance(value, LoDTensorArray)
+                                   else value)
+                    continue
+                if k == 0 and isinstance(value, DenseTensor):
+                    outer.value = _zeros_like(value)
+                outer.value = _add_grads(outer.value, value)
+        for s in steps:
+            if s in scope.kids:
+                scope.delete_scope(s)
+        steps.clear()
+
+    def _declared_zeros(self, name: str) -> DenseTensor:
+        desc = self._parent_block.find_var_recursive(name)
+        if desc is None or desc.shape is None or any(d < 0 for d in desc.shape):
+            raise PreconditionNotMet(f"Operator {block_label(self)}: the output gradient "
+                                     f"`{name}` was never computed and its declared shape is "
+                                     "unknown, so it cannot start as zeros.")
+        dtype = desc.dtype
+        return DenseTensor(np.zeros(tuple(desc.shape), dtype=dtype.to_numpy()), dtype)
 
 
 def _mask(op, scope: Scope, n: int) -> int:
@@ -343,5 +620,7 @@ op_hooks("conditional_block", operator_class=ConditionalBlockOp, may_be_empty=fr
 op_hooks("conditional_block_infer", operator_class=ConditionalBlockOp,
          may_be_empty=frozenset({"Input"}))
 op_hooks("pylayer", operator_class=PyLayerOp, may_be_empty=frozenset({"Input"}))
+op_hooks("while_grad", operator_class=WhileGradOp)
+op_hooks("conditional_block_grad", operator_class=ConditionalBlockGradOp)
 op_hooks("select_input", operator_class=SelectInputOp)
 op_hooks("select_output", operator_class=SelectOutputOp)

@@ -15,7 +15,10 @@ in the scope directly, as its array ops do:
   silent no-op hands the next op a stale or missing tensor.
 * ``lod_array_length(X) -> Out``: an int64 tensor ``[len(X)]`` of shape [1].
 * ``tensor_array_to_tensor(X) -> Out, OutIndex``: the steps concatenated along ``axis`` (or
-  stacked with ``use_stack``); OutIndex (int32) holds each step's size along ``axis``.
+  stacked with ``use_stack``); OutIndex (int32) holds each step's size along ``axis``; its
+  grad splits (unstacks) Out@GRAD back into an array.
+* In a grad block, ``write_to_array`` and ``read_from_array`` are each other's gradients (the
+  same op types, as Paddle's makers emit them).
 
 ``I`` is one int64 element on any place (copied to the host); a negative index, a wrong dtype or
 element count, or a value that is not an array raise typed errors naming op and variable.
@@ -34,7 +37,8 @@ from fluid_compat.framework.scope import LoDTensorArray, Scope
 from fluid_compat.operators.control_flow import block_label
 from fluid_compat.operators.with_kernel import OperatorBase
 
-__all__ = ["LoDArrayLengthOp", "ReadFromArrayOp", "TensorArrayToTensorOp", "WriteToArrayOp",
+__all__ = ["LoDArrayLengthOp", "ReadFromArrayOp", "TensorArrayToTensorGradOp",
+           "TensorArrayToTensorOp", "WriteToArrayOp",
            "array_index", "array_value"]
 
 
@@ -206,7 +210,41 @@ class TensorArrayToTensorOp(OperatorBase):
                 np.array(sizes, dtype=np.int32), DataType.INT32)
 
 
+class TensorArrayToTensorGradOp(OperatorBase):
+    """X@GRAD = Out@GRAD split back into steps shaped as X's (concat's grad), or unstacked
+    along axis (stack's grad)."""
+
+    def run_impl(self, scope: Scope, place: Place) -> None:
+        x = array_value(self, scope, "X")
+        name = self.input("X")
+        if not x:
+            raise InvalidArgument(f"Operator {block_label(self)}: the array X (`{name}`) is "
+                                  "empty.")
+        dout_name = self.input("Out@GRAD")
+        dvar = None if dout_name is None else scope.find_var(dout_name)
+        dout = None if dvar is None else dvar.value
+        if not isinstance(dout, DenseTensor) or dout.data is None:
+            raise NotFound(f"Operator {block_label(self)}: Out@GRAD (`{dout_name}`) holds no "
+                           "tensor.")
+        g = _host(dout)
+        axis = int(self.attrs.get("axis", 0))
+        if self.attrs.get("use_stack"):
+            axis = axis if axis >= 0 else axis + g.ndim
+            parts = [np.take(g, k, axis=axis) for k in range(g.shape[axis])]
+        else:
+            axis = axis if axis >= 0 else axis + g.ndim
+            bounds = np.cumsum([int(t.dims[axis]) for t in x])[:-1]
+            parts = np.split(g, bounds, axis=axis)
+        if len(parts) != len(x):
+            raise InvalidArgument(f"Operator {block_label(self)}: Out@GRAD (`{dout_name}`) "
+                                  f"splits into {len(parts)} steps, X (`{name}`) has {len(x)}.")
+        out = LoDTensorArray(DenseTensor(np.ascontiguousarray(p), dout.dtype, lod=t.lod)
+                             for p, t in zip(parts, x, strict=True))
+        _out_var(self, scope, "X@GRAD").value = out
+
+
 op_hooks("write_to_array", operator_class=WriteToArrayOp)
+op_hooks("tensor_array_to_tensor_grad", operator_class=TensorArrayToTensorGradOp)
 op_hooks("read_from_array", operator_class=ReadFromArrayOp)
 op_hooks("lod_array_length", operator_class=LoDArrayLengthOp)
 op_hooks("tensor_array_to_tensor", operator_class=TensorArrayToTensorOp)
