@@ -10,7 +10,9 @@ Paddle 2.6.2's executor does (its BuildScopeForControlFlowOp / Executor::CreateV
 * a variable the sub-block uses but does not declare is found through the parent chain: writes
   land where it lives (a loop variable of block 0, an array of the while body);
 * ``while`` with ``is_test`` (inference programs) runs every step in one kid scope and, before each
-  step, clears the LoD of the scope's tensors and empties its tensor arrays; without ``is_test``
+  step, empties its tensor arrays and drops its tensors' values (Paddle clears their LoD, and its
+  garbage collector has freed every body-local tensor after its last use in the step, except
+  those in ``skip_eager_deletion_vars``, whose LoD alone is cleared); without ``is_test``
   each step gets a fresh kid scope (Paddle keeps them for the backward pass; nothing here reads
   them, so each is dropped after its step);
 * ``conditional_block`` / ``conditional_block_infer`` / ``pylayer`` run their block once in a
@@ -383,6 +385,7 @@ class WhileOp(SubBlockOp):
         limit = int(FLAGS["FLAGS_while_max_steps"])
         steps = 0
         if self.attrs.get("is_test"):
+            keep = frozenset(self.attrs.get("skip_eager_deletion_vars") or ())
             kid = self.new_block_scope(scope)
             try:
                 while True:
@@ -391,6 +394,8 @@ class WhileOp(SubBlockOp):
                         value = var.value
                         if isinstance(value, LoDTensorArray):
                             value.clear()
+                        elif isinstance(value, DenseTensor) and name not in keep:
+                            var.value = None  # Paddle's GC freed it after its last use
                         elif isinstance(value, DenseTensor) and value.lod:
                             var.value = DenseTensor(value.data, value.dtype, value.place,
                                                     value.layout, (), value._dims)
