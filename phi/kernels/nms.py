@@ -52,21 +52,68 @@ def _sorted_above(scores, threshold: float, top_k: int) -> list[int]:
     return order.tolist()
 
 
+class _IoURows:
+    """IoUs of one candidate with a range of others, as Paddle's JaccardOverlap computes them
+    (the same float operations in the boxes' dtype, so the same bits; the overlap is
+    symmetric bit for bit: max / min and the sum of the two areas commute)."""
+
+    def __init__(self, boxes, normalized: bool) -> None:
+        b = np.ascontiguousarray(boxes)
+        self.x1, self.y1, self.x2, self.y2 = (np.ascontiguousarray(b[:, k]) for k in range(4))
+        self.norm = b.dtype.type(0 if normalized else 1)
+        self.area = _area(b, normalized)
+
+    def row(self, i: int, others) -> np.ndarray:
+        x1, y1, x2, y2 = self.x1, self.y1, self.x2, self.y2
+        apart = ((x1[others] > x2[i]) | (x2[others] < x1[i]) | (y1[others] > y2[i])
+                 | (y2[others] < y1[i]))
+        iw = np.minimum(x2[i], x2[others]) - np.maximum(x1[i], x1[others]) + self.norm
+        ih = np.minimum(y2[i], y2[others]) - np.maximum(y1[i], y1[others]) + self.norm
+        inter = iw * ih
+        with np.errstate(invalid="ignore", divide="ignore"):
+            iou = inter / (self.area[i] + self.area[others] - inter)
+        iou[apart] = 0
+        return iou
+
+
 def _nms_fast(boxes, scores, score_threshold, nms_threshold, eta, top_k, normalized):
-    """Paddle's NMSFast: greedy suppression, the threshold shrinking by eta while > 0.5."""
-    selected: list[int] = []
-    threshold = float(nms_threshold)
-    for idx in _sorted_above(scores, score_threshold, top_k):
-        keep = True
-        for kept in selected:
-            if jaccard(boxes[idx], boxes[kept], normalized) > threshold:
-                keep = False
-                break
-        if keep:
-            selected.append(idx)
-            if eta < 1 and threshold > 0.5:
-                threshold *= eta
-    return selected
+    """Paddle's NMSFast: greedy suppression in score order, the threshold shrinking by eta
+    (while > 0.5) after each kept box; a candidate is dropped when its IoU with a kept box is
+    above the threshold of the moment (at the threshold it stays).
+
+    Vectorised, same decisions: each kept box computes its IoUs with the candidates after it
+    once (`_IoURows`); with a fixed threshold (eta 1) those above it are suppressed at once,
+    with eta < 1 each candidate is tested at its own turn against the kept boxes' rows."""
+    order = _sorted_above(scores, score_threshold, top_k)
+    n = len(order)
+    if n == 0:
+        return []
+    ious = _IoURows(boxes[np.asarray(order)], normalized)
+    real = ious.area.dtype.type  # Paddle keeps the threshold in T and multiplies it by T(eta)
+    threshold, eta = real(nms_threshold), real(eta)
+    if eta >= 1:
+        suppressed = np.zeros(n, dtype=bool)
+        selected = []
+        for i in range(n):
+            if suppressed[i]:
+                continue
+            selected.append(order[i])
+            if i + 1 < n:
+                suppressed[i + 1:] |= ious.row(i, slice(i + 1, n)) > threshold
+        return selected
+    rows = np.zeros((min(n, 64), n), dtype=ious.area.dtype)  # row k: kept box k vs all
+    kept: list[int] = []
+    for i in range(n):
+        count = len(kept)
+        if count and (rows[:count, i] > threshold).any():
+            continue
+        if count == rows.shape[0]:
+            rows = np.concatenate([rows, np.zeros_like(rows)])
+        rows[count] = ious.row(i, slice(0, n))
+        kept.append(i)
+        if threshold > 0.5:
+            threshold = real(threshold * eta)
+    return [order[i] for i in kept]
 
 
 def _one_image(boxes, scores, class_boxes: bool, attrs) -> list[tuple[int, int]]:
