@@ -43,7 +43,7 @@ from phi.flags import FLAGS, define_flag
 from fluid_compat.framework import VarType
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.framework.scope import LoDTensorArray, Scope
-from fluid_compat.operators.with_kernel import OperatorBase
+from fluid_compat.operators.base import OperatorBase
 
 __all__ = ["ConditionalBlockGradOp", "ConditionalBlockOp", "PyLayerOp", "SelectInputOp",
            "SelectOutputOp", "SubBlockOp", "WhileGradOp", "WhileOp", "block_label",

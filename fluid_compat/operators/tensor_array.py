@@ -35,7 +35,7 @@ from phi.core.tensor import DenseTensor
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.framework.scope import LoDTensorArray, Scope
 from fluid_compat.operators.control_flow import block_label
-from fluid_compat.operators.with_kernel import OperatorBase
+from fluid_compat.operators.base import OperatorBase
 
 __all__ = ["LoDArrayLengthOp", "ReadFromArrayOp", "TensorArrayToTensorGradOp",
            "TensorArrayToTensorOp", "WriteToArrayOp",

@@ -26,8 +26,18 @@ GPU_FUSED = "is a GPU-only fused op"
 NO_KERNEL = "has no kernel in Paddle 2.6.2"
 READER = "needs Paddle's reader threads and queues"
 PY_FUNC = "calls a Python function of the process that built the program"
+KERNEL_DROPPED = "lost its kernels in Paddle 2.6.2"
+PIPELINE_TRAINER = "runs only inside Paddle's pipeline trainer"
 
 _WHY = {
+    KERNEL_DROPPED: "Paddle 2.6.2 still declares it (an OperatorWithKernel) but its wheel "
+                    "registers no kernel for it: a program holding it fails with \"There are "
+                    "no kernels which are registered in the fill operator\" "
+                    "(tools/fixtures/gen_operator_base_cases.py)",
+    PIPELINE_TRAINER: "copy_cross_scope copies X between the micro-batch kid scopes that "
+                      "Paddle's pipeline trainer (SectionWorker) makes under the scope it runs "
+                      "in; under an Executor that scope has no such kids and Paddle fails with "
+                      "\"number of micro scopes (0) should be equal to number of micro batches\"",
     PROCESS_GROUP: "it exchanges tensors with other ranks through the communicator of its "
                    "ring_id, which one process does not have (Paddle fails the same way "
                    "without init_parallel_env)",
@@ -124,6 +134,9 @@ UNAVAILABLE: dict[str, str] = {
     **dict.fromkeys(("create_double_buffer_reader", "create_py_reader", "read", "dequeue",
                      "enqueue", "queue_generator"), READER),
     "py_func": PY_FUNC,
+    # the small OperatorBase family: Paddle-made cases in tools/fixtures/gen_operator_base_cases.py
+    "fill": KERNEL_DROPPED,
+    "copy_cross_scope": PIPELINE_TRAINER,
 }
 
 

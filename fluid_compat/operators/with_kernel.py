@@ -20,57 +20,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 
 from fluid_compat.framework.op_kernel_type import OpKernelType
 from fluid_compat.framework.scope import Scope
 from fluid_compat.operators import expected_kernel, pinning  # noqa: F401 - defines the flag
+from fluid_compat.operators.base import OperatorBase
 from fluid_compat.operators.context import ExecutionContext
 from fluid_compat.operators.fluid_kernels.registry import FLUID_REGISTRY_GENERATION
 from opmakers.grad import EMPTY_VAR_NAME
 from phi.common.place import Place
 from phi import flags
 from phi.core import trace
-from phi.core.errors import NotFound, PhiError
+from phi.core.errors import NotFound
 from phi.core.registry import kernel_factory
 from phi.core.tensor import DenseTensor
 
 __all__ = ["KernelChoice", "OperatorBase", "OperatorWithKernel"]
 
-
-
-class OperatorBase:
-    """One legacy op: type, slot -> variable names, checked attributes, its OpInfo."""
-
-    def __init__(self, type_: str, inputs: Mapping[str, tuple[str, ...]],
-                 outputs: Mapping[str, tuple[str, ...]], attrs: dict, info) -> None:
-        self.type = type_
-        self.inputs = dict(inputs)
-        self.outputs = dict(outputs)
-        self.attrs = attrs
-        self.info = info
-
-    def input(self, slot: str) -> str | None:
-        names = self.inputs.get(slot)
-        return names[0] if names else None
-
-    def run(self, scope: Scope, place: Place) -> None:
-        try:
-            self.run_impl(scope, place)
-        except PhiError as exc:
-            if getattr(exc, "_op_tagged", False):
-                raise
-            tagged = type(exc)(f"{exc.message} [operator < {self.type} > error]")
-            tagged._op_tagged = True  # type: ignore[attr-defined]
-            raise tagged from exc
-
-    def run_impl(self, scope: Scope, place: Place) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        ins = ", ".join(f"{k}={list(v)}" for k, v in self.inputs.items() if v)
-        outs = ", ".join(f"{k}={list(v)}" for k, v in self.outputs.items() if v)
-        return f"{self.type}({ins}) -> ({outs})"
 
 
 class KernelChoice:

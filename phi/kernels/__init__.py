@@ -118,8 +118,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'phi.kernels' has no attribute {name!r}")
 
 
-_OTHER = ("funcs", "cpu_random", "special", "stl_sort", "unary2_special", "windows", "jit",
-          "aot", "scratch")  # _jit_loops: through jit.kernels() only (it imports numba)
+# _jit_loops: through jit.kernels() only (it imports numba)
+_OTHER = ("funcs", "cpu_random", "poly_overlap", "special", "stl_sort", "unary2_special",
+          "windows", "jit", "aot", "scratch")
 
 
 def _install() -> None:

@@ -5,18 +5,26 @@ the libstdc++ distributions Paddle's CPU kernels draw from (``uniform_real_distr
 A kernel with ``seed != 0`` makes a fresh engine (``engine->seed(seed)``), as Paddle's kernels
 do, so the same seed gives Paddle's numbers.  ``seed == 0`` draws from Paddle's process-wide
 generator, whose state this bridge cannot share: ``FLAGS_random_op_seed`` seeds a fresh engine
-when non-zero, else fresh entropy does.
+when non-zero, else fresh entropy does.  ``global_engine`` seeds it as ``paddle.seed`` does
+(through ``std::seed_seq``), so the first op run after ``paddle.seed(S)`` gets Paddle's values
+with the flag S (gaussian_inplace, dirichlet, gumbel_softmax use it; ``engine_for(0)`` does not
+yet).  ``std::log`` / ``exp`` / ``pow`` are the C library's (``libm_log`` ...), as in Paddle.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import functools
+import math
 import secrets
 
 import numpy as np
 
 from phi import flags
 
-__all__ = ["MT19937_64", "engine_for", "normal", "uniform_int", "uniform_real"]
+__all__ = ["MT19937_64", "engine_for", "global_engine", "libm_exp", "libm_log", "libm_pow",
+           "normal", "seed_seq_engine", "seed_seq_generate", "uniform_int", "uniform_real"]
 
 _N, _M = 312, 156
 _MATRIX_A = np.uint64(0xB5026F5AA96619E9)
@@ -78,6 +86,102 @@ def engine_for(seed: int) -> MT19937_64:
     return MT19937_64(seed)
 
 
+@functools.cache
+def _libm():
+    """The C math library's logf / log / expf / exp / powf / pow (None where it cannot be
+    loaded)."""
+    try:
+        lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+        fns = {}
+        for name, c in (("logf", ctypes.c_float), ("log", ctypes.c_double),
+                        ("expf", ctypes.c_float), ("exp", ctypes.c_double),
+                        ("powf", ctypes.c_float), ("pow", ctypes.c_double)):
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = c, [c] * (2 if name.startswith("pow") else 1)
+            fns[name] = fn
+        return fns
+    except (OSError, AttributeError):
+        return None
+
+
+def _libm_unary(name: str, x: np.ndarray, fallback) -> np.ndarray:
+    x = np.asarray(x)
+    lib = _libm()
+    if lib is None or x.dtype not in (np.float32, np.float64):
+        return fallback(x)
+    fn = lib[name + "f" if x.dtype == np.float32 else name]
+    return np.array([fn(v) for v in x.reshape(-1).tolist()], x.dtype).reshape(x.shape)
+
+
+def libm_log(x: np.ndarray) -> np.ndarray:
+    """std::log of each value in x's dtype (float32: logf, float64: log), as Paddle's CPU
+    kernels get it from the C library (one call a value); numpy's log without a C library."""
+    return _libm_unary("log", x, np.log)
+
+
+def libm_exp(x: np.ndarray) -> np.ndarray:
+    """std::exp of each value in x's dtype (expf / exp of the C library), as libm_log."""
+    return _libm_unary("exp", x, np.exp)
+
+
+def libm_pow(x, y, dtype):
+    """std::pow(x, y) of two scalars in ``dtype`` (float32: powf, float64: pow)."""
+    t = np.dtype(dtype).type
+    lib = _libm()
+    if lib is None:
+        return t(math.pow(float(x), float(y)))
+    return t(lib["powf" if t is np.float32 else "pow"](float(x), float(y)))
+
+
+_M32 = 0xFFFFFFFF
+
+
+def seed_seq_generate(values: list[int], n: int) -> list[int]:
+    """``std::seed_seq(values).generate`` of ``n`` 32-bit words ([rand.util.seedseq])."""
+    b = [0x8B8B8B8B] * n
+    s = len(values)
+    t = 11 if n >= 623 else 7 if n >= 68 else 5 if n >= 39 else 3 if n >= 7 else (n - 1) // 2
+    p = (n - t) // 2
+    q, m = p + t, max(s + 1, n)
+    for k in range(m):
+        x = b[k % n] ^ b[(k + p) % n] ^ b[(k - 1) % n]
+        r1 = (1664525 * (x ^ (x >> 27))) & _M32
+        r2 = (r1 + (s if k == 0 else (k % n + values[k - 1] if k <= s else k % n))) & _M32
+        b[(k + p) % n] = (b[(k + p) % n] + r1) & _M32
+        b[(k + q) % n] = (b[(k + q) % n] + r2) & _M32
+        b[k % n] = r2
+    for k in range(m, m + n):
+        x = (b[k % n] + b[(k + p) % n] + b[(k - 1) % n]) & _M32
+        r3 = (1566083941 * (x ^ (x >> 27))) & _M32
+        r4 = (r3 - k % n) & _M32
+        b[(k + p) % n] ^= r3
+        b[(k + q) % n] ^= r4
+        b[k % n] = r4
+    return b
+
+
+def seed_seq_engine(seed: int) -> MT19937_64:
+    """``std::mt19937_64`` seeded through ``std::seed_seq{seed}`` (the seed taken mod 2**32), as
+    Paddle's Generator::SetCurrentSeed, i.e. ``paddle.seed(seed)``, seeds the process-wide CPU
+    engine: two 32-bit words per state word, low word first."""
+    words = seed_seq_generate([int(seed) & _M32], 2 * _N)
+    mt = [words[2 * i] | (words[2 * i + 1] << 32) for i in range(_N)]
+    if (mt[0] & 0xFFFFFFFF80000000) == 0 and not any(mt[1:]):
+        mt[0] = 1 << 63  # the standard's all-zero guard
+    engine = MT19937_64(0)
+    engine._mt = np.array(mt, dtype=np.uint64)
+    engine._pos = _N
+    return engine
+
+
+def global_engine() -> MT19937_64:
+    """Paddle's process-wide CPU engine (what a kernel draws for ``seed == 0``, or one without a
+    seed attribute) as it stands right after ``paddle.seed(FLAGS_random_op_seed)``: the first op
+    run after that call gets these numbers.  Flag 0: fresh entropy."""
+    seed = flags.FLAGS["FLAGS_random_op_seed"]
+    return seed_seq_engine(seed) if seed else MT19937_64(secrets.randbits(63))
+
+
 def _canonical(engine: MT19937_64, n: int, dtype) -> np.ndarray:
     """``std::generate_canonical<T, digits>`` over mt19937_64: one draw per value, the 64-bit
     integer converted to T, divided by 2**64 in T, kept below 1."""
@@ -109,9 +213,9 @@ def normal(engine: MT19937_64, n: int, mean: float, std: float, dtype) -> np.nda
         r2 = x * x + y * y
         ok = (r2 <= one) & (r2 != 0)
         x, y, r2 = x[ok], y[ok], r2[ok]
-        # glibc's logf is correctly rounded; numpy's float32 log may be off by an ulp, so the
-        # log is taken in double and rounded once
-        log = np.log(r2.astype(np.float64)).astype(dtype)
+        # std::log is the C library's: glibc's logf is not correctly rounded, and numpy's
+        # vectorised log differs from glibc's in the last bit of some values of either dtype
+        log = libm_log(r2)
         mult = np.sqrt(dtype.type(-2) * log / r2).astype(dtype)
         vals = np.stack([y * mult, x * mult], axis=1).reshape(-1)  # y first, x saved for next
         take = min(n - filled, vals.size)

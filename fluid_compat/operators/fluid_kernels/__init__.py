@@ -51,6 +51,12 @@ MODULES: tuple[str, ...] = (
     "grad_seq",  # sequence grads (issue 13)
     "grad_activation",  # activation grads
     "grad_manip",  # shape / index grad ops
+    "tensor_print",  # print (OperatorBase, Paddle's TensorFormatter text)
+    "variable_ops",  # delete_var, depend, fake_init (OperatorBase)
+    "get_places",  # get_places (OperatorBase, a PLACE_LIST)
+    "lod_rank_table",  # lod_rank_table, max_sequence_len, reorder_..._by_rank, shrink_rnn_memory
+    "lod_tensor_array_conversion",  # lod_tensor_to_array, array_to_lod_tensor
+    "split_merge_lod_tensor",  # split_lod_tensor, merge_lod_tensor(_infer)
 )
 """Every fluid kernel module, in the order a full load imports them (a new module goes here,
 then ``python tools/gen_kernel_index.py`` regenerates the index)."""

@@ -4,7 +4,7 @@ kernels, paddle/fluid/operators/detection/*)."""
 from __future__ import annotations
 
 import numpy as np
-from phi.core.errors import InvalidArgument, Unimplemented
+from phi.core.errors import InvalidArgument
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_from_var
@@ -14,9 +14,15 @@ __all__: list[str] = []
 
 
 def _iou(a, b, normalized: bool):
-    from phi.kernels.nms import jaccard
+    """JaccardOverlap of [xmin, ymin, xmax, ymax] boxes, PolyIoU of 8 / 16 / 24 / 32
+    coordinate polygons (where ``normalized`` plays no part)."""
+    if a.shape[-1] == 4:
+        from phi.kernels.nms import jaccard
 
-    return jaccard(a, b, normalized)
+        return jaccard(a, b, normalized)
+    from phi.kernels.poly_overlap import poly_iou
+
+    return poly_iou(a, b)
 
 
 def _merge_and_sort(boxes, scores, threshold, top_k, nms_threshold, normalized) -> list[int]:
@@ -78,8 +84,9 @@ def _one_image(boxes, scores, attrs) -> dict[int, list[int]]:
 
 @register_fluid_kernel("locality_aware_nms", "CPU", ("float32", "float64"))
 class LocalityAwareNmsKernel(FluidKernel):
-    """Per-class locality-aware NMS (EAST); rows [label, score, box...] with the images' LoD,
-    nothing kept at all: Out = [[-1]] with LoD ((0, 1),)."""
+    """Per-class locality-aware NMS (EAST / SAST); boxes [xmin, ymin, xmax, ymax] or polygons
+    of 8 / 16 / 24 / 32 coordinates (phi.kernels.poly_overlap); rows [label, score, box...] with
+    the images' LoD, nothing kept at all: Out = [[-1]] with LoD ((0, 1),)."""
 
     def compute(self, ctx) -> None:
         bboxes = np.array(ctx.input_array("BBoxes"), copy=True)
@@ -91,10 +98,6 @@ class LocalityAwareNmsKernel(FluidKernel):
             raise InvalidArgument(f"locality_aware_nms: BBoxes must be [N, M, 4|8|16|24|32] "
                                   f"with M = Scores' last dim, got dims {list(bboxes.shape)} "
                                   f"and {list(scores.shape)}.")
-        if bboxes.shape[2] != 4:
-            # Paddle's PolyIoU clips general polygons (gpc); not ported.
-            raise Unimplemented("locality_aware_nms: polygon boxes (last dim 8/16/24/32) are "
-                                "not supported, only [xmin, ymin, xmax, ymax].")
         attrs = (ctx.attr("background_label"), float(np.float32(ctx.attr("score_threshold"))),
                  ctx.attr("nms_top_k"), float(np.float32(ctx.attr("nms_threshold"))),
                  float(np.float32(ctx.attr("nms_eta"))), ctx.attr("keep_top_k"),

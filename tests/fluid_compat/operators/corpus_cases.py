@@ -15,6 +15,9 @@ HAVE_CORPUS = SINGLE_OPS.is_dir()
 LOCAL = Path(__file__).resolve().parent / "data"
 #: single-op cases made by tools/fixtures with the real Paddle 2.6.2 (committed, always present)
 FIXTURES = REPO / "tests" / "fixtures" / "single_ops"
+# gen_single_ops.py calls paddle.seed(GENERATOR_SEED) before every case; the bridge's stand-in
+# for Paddle's process-wide generator is FLAGS_random_op_seed (phi/kernels/cpu_random.py)
+GENERATOR_SEED = 20240607
 
 # the legacy ops of issue 3 (feed and fetch run inside programs, not alone)
 ISSUE3_OPS = frozenset({
@@ -145,9 +148,17 @@ def check_case(name: str, case: dict, arrays: dict, *, lod_not_yet=frozenset()) 
     kernel choice (expected kernel key, KernelSignature, phi kernel key) with Paddle's."""
     from fluid_compat.imperative import run_op_with_operator
 
-    tensors, op = run_op_with_operator(case["op_type"], case_inputs(case, arrays),
-                                       case_attrs(case),
-                                       extra_outputs=case["op_desc"]["outputs"], tensors=True)
+    from phi import flags
+
+    old_seed = flags.FLAGS["FLAGS_random_op_seed"]
+    flags.set_flags({"FLAGS_random_op_seed": GENERATOR_SEED})
+    try:
+        tensors, op = run_op_with_operator(case["op_type"], case_inputs(case, arrays),
+                                           case_attrs(case),
+                                           extra_outputs=case["op_desc"]["outputs"],
+                                           tensors=True)
+    finally:
+        flags.set_flags({"FLAGS_random_op_seed": old_seed})
     result = {slot: [t.numpy() for t in ts] for slot, ts in tensors.items()}
     for slot, items in case["outputs"].items():  # the LoD Paddle gave each output
         for i, item in enumerate(items):

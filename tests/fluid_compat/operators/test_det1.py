@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from phi.core.errors import InvalidArgument, Unimplemented
+from phi.core.errors import InvalidArgument
 
 from fluid_compat import run_op
 
@@ -20,10 +20,11 @@ def test_locality_aware_nms_merges_consecutive_boxes_weighted_by_score():
     np.testing.assert_allclose(out, [[0, 4, 0.25, 0, 2.25, 2]])
 
 
-def test_locality_aware_nms_refuses_polygons_and_bad_shapes():
+def test_locality_aware_nms_refuses_bad_shapes():
+    # polygons (8 / 16 / 24 / 32 coordinates): test_locality_aware_nms_poly.py
     s = np.ones((1, 1, 2), np.float32)
-    with pytest.raises(Unimplemented, match="polygon"):
-        run_op("locality_aware_nms", {"BBoxes": np.zeros((1, 2, 8), np.float32), "Scores": s},
+    with pytest.raises(InvalidArgument, match=r"\[N, M, 4\|8\|16\|24\|32\]"):
+        run_op("locality_aware_nms", {"BBoxes": np.zeros((1, 2, 6), np.float32), "Scores": s},
                _ATTRS)
     with pytest.raises(InvalidArgument, match="locality_aware_nms"):
         run_op("locality_aware_nms", {"BBoxes": np.zeros((1, 3, 4), np.float32), "Scores": s},
