@@ -13,7 +13,7 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import LoDTensor, Tensor
 from phi.core.lod import from_lengths
 from phi.core.registry import register_kernel
-from phi.kernels.nms import jaccard
+from phi.kernels.nms import greedy_nms
 
 __all__ = ["distribute_fpn_proposals", "generate_proposals", "proposals_one_image"]
 
@@ -65,13 +65,10 @@ def proposals_one_image(im_shape, anchors, variances, deltas, scores, pre_n, pos
     boxes, s = boxes[idx], s[idx]
     if nms_thresh <= 0:
         return boxes, s.reshape(-1, 1)
-    selected: list[int] = []
-    threshold = float(np.float32(nms_thresh))
-    for i in np.argsort(-s, kind="stable"):
-        if all(jaccard(boxes[i], boxes[k], not pixel_offset) <= threshold for k in selected):
-            selected.append(int(i))
-            if eta < 1 and threshold > 0.5:
-                threshold *= float(np.float32(eta))
+    order = np.argsort(-s, kind="stable")
+    kept = greedy_nms(boxes[order], t(np.float32(nms_thresh)), t(np.float32(eta)),
+                      not pixel_offset)
+    selected = order[kept].tolist()
     if 0 < post_n < len(selected):
         selected = selected[:post_n]
     return boxes[selected], s[selected].reshape(-1, 1)

@@ -16,7 +16,7 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 
-__all__ = ["jaccard", "matrix_nms", "multiclass_nms3", "multiclass_nms_batch", "nms",
+__all__ = ["greedy_nms", "jaccard", "matrix_nms", "multiclass_nms3", "multiclass_nms_batch", "nms",
            "partial_sort"]
 
 _F = ["float32", "float64"]
@@ -76,20 +76,21 @@ class _IoURows:
         return iou
 
 
-def _nms_fast(boxes, scores, score_threshold, nms_threshold, eta, top_k, normalized):
-    """Paddle's NMSFast: greedy suppression in score order, the threshold shrinking by eta
-    (while > 0.5) after each kept box; a candidate is dropped when its IoU with a kept box is
-    above the threshold of the moment (at the threshold it stays).
+def greedy_nms(boxes, nms_threshold, eta, normalized: bool) -> list[int]:
+    """Paddle's greedy NMS over ``boxes`` [n, 4] already in candidate order (NMSFast and the
+    NMS of generate_proposals, retinanet_detection_output, locality_aware_nms): the positions
+    kept.  A candidate is dropped when its IoU with a kept box is above the threshold of the
+    moment (at the threshold it stays); after each kept box the threshold, kept in the boxes'
+    dtype as Paddle keeps it, is multiplied by eta while it is above 0.5.
 
-    Vectorised, same decisions: each kept box computes its IoUs with the candidates after it
-    once (`_IoURows`); with a fixed threshold (eta 1) those above it are suppressed at once,
-    with eta < 1 each candidate is tested at its own turn against the kept boxes' rows."""
-    order = _sorted_above(scores, score_threshold, top_k)
-    n = len(order)
+    Vectorised, same decisions: each kept box computes its IoUs with the candidates once
+    (`_IoURows`); with a fixed threshold (eta 1) those above it are suppressed at once, with
+    eta < 1 each candidate is tested at its own turn against the kept boxes' rows."""
+    n = len(boxes)
     if n == 0:
         return []
-    ious = _IoURows(boxes[np.asarray(order)], normalized)
-    real = ious.area.dtype.type  # Paddle keeps the threshold in T and multiplies it by T(eta)
+    ious = _IoURows(boxes, normalized)
+    real = ious.area.dtype.type
     threshold, eta = real(nms_threshold), real(eta)
     if eta >= 1:
         suppressed = np.zeros(n, dtype=bool)
@@ -97,7 +98,7 @@ def _nms_fast(boxes, scores, score_threshold, nms_threshold, eta, top_k, normali
         for i in range(n):
             if suppressed[i]:
                 continue
-            selected.append(order[i])
+            selected.append(i)
             if i + 1 < n:
                 suppressed[i + 1:] |= ious.row(i, slice(i + 1, n)) > threshold
         return selected
@@ -113,6 +114,16 @@ def _nms_fast(boxes, scores, score_threshold, nms_threshold, eta, top_k, normali
         kept.append(i)
         if threshold > 0.5:
             threshold = real(threshold * eta)
+    return kept
+
+
+def _nms_fast(boxes, scores, score_threshold, nms_threshold, eta, top_k, normalized):
+    """Paddle's NMSFast: the candidates above score_threshold in score order (at most top_k),
+    then greedy_nms."""
+    order = _sorted_above(scores, score_threshold, top_k)
+    if not order:
+        return []
+    kept = greedy_nms(boxes[np.asarray(order)], nms_threshold, eta, normalized)
     return [order[i] for i in kept]
 
 

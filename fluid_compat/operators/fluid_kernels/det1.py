@@ -63,9 +63,16 @@ def _one_image(boxes, scores, attrs) -> dict[int, list[int]]:
             continue
         order = _merge_and_sort(boxes, scores[c], t(score_thr), nms_top_k, t(nms_thr),
                                 normalized)
+        if boxes.shape[-1] == 4:  # Paddle's greedy NMS, vectorised (phi.kernels.nms)
+            from phi.kernels.nms import greedy_nms
+
+            kept = greedy_nms(boxes[np.asarray(order, dtype=np.intp)], t(nms_thr), t(eta),
+                              normalized) if order else []
+            indices[c] = [order[k] for k in kept]
+            continue
         selected: list[int] = []
         adaptive = t(nms_thr)
-        for idx in order:
+        for idx in order:  # polygons: one PolyIoU a pair
             keep = all(_iou(boxes[idx], boxes[k], normalized) <= adaptive for k in selected)
             if keep:
                 selected.append(idx)
@@ -135,7 +142,7 @@ def _decode(deltas, anchors, h, w, scale):
 
 def _retinanet_image(levels, im_info, attrs) -> list[np.ndarray]:
     """Rows [label + 1, score, box] of one image, by descending score (keep_top_k)."""
-    from phi.kernels.nms import jaccard
+    from phi.kernels.nms import greedy_nms
 
     score_thr, nms_top_k, nms_thr, eta, keep_top_k = attrs
     preds: dict[int, list[np.ndarray]] = {}
@@ -153,17 +160,11 @@ def _retinanet_image(levels, im_info, attrs) -> list[np.ndarray]:
             preds.setdefault(int(i % c_num), []).append(np.append(boxes[k], flat[i]))
     pairs = []
     for c in sorted(preds):
-        dets = preds[c]
-        order = sorted(range(len(dets)), key=lambda i: -dets[i][4])
-        selected: list[int] = []
-        t = dets[0].dtype.type
-        adaptive = t(nms_thr)
-        for i in order:
-            if all(jaccard(dets[i][:4], dets[k][:4], False) <= adaptive for k in selected):
-                selected.append(i)
-                if eta < 1 and adaptive > 0.5:
-                    adaptive = t(adaptive * t(eta))
-        pairs += [(float(dets[i][4]), c, i) for i in selected]
+        dets = np.stack(preds[c])
+        order = np.argsort(-dets[:, 4], kind="stable")  # as the stable sort by score
+        t = dets.dtype.type
+        kept = greedy_nms(dets[order, :4], t(nms_thr), t(eta), False)
+        pairs += [(float(dets[i, 4]), c, int(i)) for i in order[kept]]
     pairs.sort(key=lambda p: -p[0])
     if len(pairs) > keep_top_k:
         pairs = pairs[:max(keep_top_k, 0)]
