@@ -48,6 +48,7 @@ from fluid_compat.operators.control_flow import referenced_names
 from fluid_compat.operators.fusion import enabled_passes, plan_steps
 from fluid_compat.operators.runner import BoundRunner
 from fluid_compat.operators.segments import CompiledSegment
+from fluid_compat.profiler import current as current_profiler
 
 __all__ = ["Program", "Executor", "global_scope", "FeedError", "RunStats"]
 
@@ -229,6 +230,7 @@ class _Plan:
         self.steps = self.unfused_steps
         self._fused: dict[tuple, list] = {}  # enabled passes -> steps
         self.fusion_checked = False
+        self.runs_done = 0  # completed runs (the profiler keeps the first apart)
         self.last_run_fused = False
 
     def steps_for(self, passes: tuple) -> list:
@@ -371,8 +373,11 @@ class Executor:
         steps = plan.steps_for(passes)
         plan.steps = steps
         plan.last_run_fused = steps is not plan.unfused_steps
+        profiler = current_profiler()
         with quiet_run() if FLAGS["FLAGS_quiet_run"] else nullcontext():
-            if progress is None:
+            if profiler is not None:  # fluid_compat.profiler: every step timed
+                profiler.run_steps(steps, first=plan.runs_done == 0)
+            elif progress is None:
                 for step, release, _ in steps:
                     step()
                     for var in release:
@@ -385,6 +390,7 @@ class Executor:
                         var.value = None
                     done += count
                     progress(done, total)
+        plan.runs_done += 1
         if passes and not plan.fusion_checked:  # after a whole run op by op: runners learned
             plan.fusion_checked = True
         out = []

@@ -39,8 +39,7 @@ def make_operator(index: int, op_desc, where: str = "", *, pins=None, shadow=Non
                        {k: list(v) for k, v in op_desc.outputs.items()}, dict(op_desc.attrs))
     except PhiError as exc:
         raise type(exc)(f"{label}: {exc.message}") from None
-    if not isinstance(op, OperatorWithKernel):
-        op.label = label  # operator classes name themselves in errors by where they sit
+    op.label = label  # where the op sits (errors of operator classes, the profiler)
     bind = getattr(op, "bind_block", None)
     if bind is not None:
         bind(op_desc.block, label, pins=pins, shadow=shadow)

@@ -44,6 +44,7 @@ from fluid_compat.framework import VarType
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.framework.scope import LoDTensorArray, Scope
 from fluid_compat.operators.base import OperatorBase
+from fluid_compat.profiler import current as current_profiler
 
 __all__ = ["ConditionalBlockGradOp", "ConditionalBlockOp", "PyLayerOp", "SelectInputOp",
            "SelectOutputOp", "SubBlockOp", "WhileGradOp", "WhileOp", "block_label",
@@ -240,6 +241,11 @@ class SubBlockOp(OperatorBase):
         return kid
 
     def run_ops(self, kid: Scope, place: Place) -> None:
+        profiler = current_profiler()
+        if profiler is not None:  # fluid_compat.profiler: the block's ops timed one by one
+            for op in self.sub_ops:
+                profiler.run_op(op, kid, place)
+            return
         for op in self.sub_ops:
             op.run(kid, place)
 
