@@ -27,8 +27,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-import attrs
-
 __all__ = ["OpEvent", "Profiler", "current"]
 
 _LOCAL = threading.local()
@@ -40,22 +38,29 @@ def current() -> Profiler | None:
     return stack[-1] if stack else None
 
 
-@attrs.define
 class OpEvent:
     """One timed op (or fused step) of one run."""
 
-    name: str  # the op type, or "conv2d+batch_norm+relu" for a step standing for several ops
-    where: str  # "op #3" / "op #172 `while` > block 1 op #5"
-    # "phi kernel (CPU, Undefined(AnyLayout), float32)", "operator" (an operator class), or the
-    # kind of a step standing for several ops ("ConvEpilogueStep", "CompiledSegment")
-    kernel: str
-    shapes: tuple  # input shapes, slot -> [dims, ...]
-    start_ns: int
-    dur_ns: int
-    run: int  # the index of the run in this profiler
-    first: bool  # the plan's first run (decisions made, fusions checked)
-    depth: int = 0  # 0: a step of block 0; 1+: inside a control-flow op
-    ops: int = 1  # ops the event stands for
+    __slots__ = ("depth", "dur_ns", "first", "kernel", "name", "ops", "run", "shapes",
+                 "start_ns", "where")
+
+    def __init__(self, name: str, where: str, kernel: str, shapes: tuple, start_ns: int,
+                 dur_ns: int, run: int, first: bool, depth: int = 0, ops: int = 1) -> None:
+        self.name = name  # the op type, or "conv2d+batch_norm+relu" for a step of several ops
+        self.where = where  # "op #3" / "op #172 `while` > block 1 op #5"
+        # "phi kernel (CPU, Undefined(AnyLayout), float32)", "operator" (an operator class),
+        # or the kind of a step standing for several ops ("ConvEpilogueStep", ...)
+        self.kernel = kernel
+        self.shapes = shapes  # input shapes: ((slot, [dims, ...]), ...)
+        self.start_ns = start_ns
+        self.dur_ns = dur_ns
+        self.run = run  # the index of the run in its profiler
+        self.first = first  # the plan's first run (decisions made, fusions checked)
+        self.depth = depth  # 0: a step of block 0; 1+: inside a control-flow op
+        self.ops = ops  # ops the event stands for
+
+    def __repr__(self) -> str:
+        return f"OpEvent({self.name!r}, {self.where!r}, {self.dur_ns / 1e6:.3f} ms)"
 
 
 def _shapes(op, scope) -> tuple:
