@@ -4,6 +4,8 @@
     run_op("elementwise_add", {"X": x, "Y": y}, {"axis": -1})
     program, feeds, fetches = load_inference_model("model/inference")
     outs = Executor().run(program, feed={feeds[0]: x}, fetch_list=fetches)
+
+    from fluid_compat import inference      # Paddle Inference's API: Config, create_predictor
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ __all__ = [
     "LoDTensorArray",
     "Program",
     "append_backward",
+    "describe_program",
+    "inference",
     "RunStats",
     "SelectedRows",
     "global_scope",
@@ -40,4 +44,12 @@ def __getattr__(name: str):
         from fluid_compat.backward import append_backward
 
         return append_backward
+    if name == "inference":  # Paddle Inference's API (fluid_compat/inference.py)
+        import importlib
+
+        return importlib.import_module("fluid_compat.inference")
+    if name == "describe_program":  # a program's metadata without running it
+        from fluid_compat.tools.inspect_model import describe
+
+        return describe
     raise AttributeError(f"module 'fluid_compat' has no attribute {name!r}")

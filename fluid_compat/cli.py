@@ -11,6 +11,9 @@
     fluid-compat explain (OP_TYPE | MODEL_PREFIX) [--place P] [--dtype T] [--format text|json|dot]
                                                         why each kernel, which transforms
     fluid-compat kernels [NAME] [--format text|json]   the phi kernel registry
+    fluid-compat inspect MODEL [--params FILE] [--format text|json]
+                                                        feeds, fetches, parameters, op types
+                                                        and where they run, without running
     fluid-compat demo                                   eager-API demo with its dispatch trace
     fluid-compat argmap-check [OP ...] [-v]             every possible KernelSignature checked
                                                         against the phi kernel registry
@@ -172,6 +175,12 @@ def _cmd_build_kernels(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_inspect(args: argparse.Namespace) -> int:
+    from fluid_compat.tools.inspect_model import main_inspect
+
+    return main_inspect(args)
+
+
 def _cmd_explain(args: argparse.Namespace) -> int:
     from fluid_compat.tools.explain import main_explain
 
@@ -246,7 +255,7 @@ def _spare_the_collector() -> None:
 _FREEZE_AT_EXIT: list[bool] = []
 
 _COMMANDS = ("run", "train", "kernels", "demo", "argmap-check", "ops", "compare", "explain",
-             "build-kernels")
+             "inspect", "build-kernels")
 
 
 class _Skipped:
@@ -325,6 +334,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
         explain.add_arguments(p)
     p.set_defaults(func=_cmd_explain)
+    p = add("inspect", help="a model's feeds, fetches, parameters, op types and where each "
+                            "op runs, read without running it")
+    if wanted("inspect"):
+        from fluid_compat.tools import inspect_model
+
+        inspect_model.add_arguments(p)
+    p.set_defaults(func=_cmd_inspect)
     p = add("build-kernels", help="compile the kernels' compiled loops ahead of time into "
                                   "$FLUID_PHI_KERNEL_CACHE or the user's cache (numba "
                                   "needed to build them, not to run them)")

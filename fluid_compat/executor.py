@@ -120,7 +120,7 @@ class Program:
     def __repr__(self) -> str:
         block = self.desc.global_block
         return (f"Program({self.desc.num_blocks} blocks, {len(block.ops)} ops in block 0, "
-                f"{len(block.vars)} vars)")
+                f"{len(block.vars)} vars, feeds/fetches {[list(t) for t in self._find_targets()]})")
 
 
 _GLOBAL_SCOPE = Scope()

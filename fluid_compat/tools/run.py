@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -14,19 +15,24 @@ from phi.core.errors import InvalidArgument, PhiError
 
 from fluid_compat.executor import Executor
 from fluid_compat.framework.scope import Scope
-from fluid_compat.io import load_inference_model
+from fluid_compat.inference import load_model, locate_model
 
-__all__ = ["add_arguments", "load_feed", "main_run", "pins_from_args", "random_feed",
-           "shadow_report_lines"]
+__all__ = ["add_arguments", "feed_constraints", "load_feed", "main_run", "pins_from_args",
+           "random_feed", "shadow_report_lines"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("model", nargs="?", help="model path prefix (without .pdmodel) or a directory "
-                                            "holding __model__")
+    p.add_argument("model", nargs="?", help="model path prefix (X for X.pdmodel), a .pdmodel "
+                                            "file, or a directory holding __model__, "
+                                            "inference.pdmodel or one *.pdmodel")
+    p.add_argument("--params", metavar="FILE",
+                   help="the parameter file (or directory of per-parameter files), when it is "
+                        "not the one beside the program")
     p.add_argument("--example", action="store_true",
                    help="run the bundled example model and compare with Paddle's output")
     p.add_argument("--feed", action="append", default=[], metavar="NAME=FILE.npy",
-                   help="an input; without --feed, seeded random inputs are made")
+                   help="an input; without --feed, the input_<NAME>.npy files beside the model "
+                        "when there is one per feed, else seeded random inputs")
     p.add_argument("--lod", action="append", default=[], metavar="NAME=JSON",
                    help="the LoD of feed NAME as offsets per level, e.g. x='[[0,2,5]]' "
                         "(a LoDTensor feed, as Paddle's set_lod takes it)")
@@ -35,7 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--expect", type=Path, metavar="DIR",
                    help="compare with DIR/output_<i>.npy (rtol 1e-4, atol 1e-4); non-zero exit "
                         "on mismatch")
-    p.add_argument("--repeat", type=int, default=1, help="run this many times (planned re-runs)")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="run this many times (planned re-runs); prints the first run's and the "
+                        "steady-state latency")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     add_pin_argument(p)
     p.add_argument("--dataset", type=Path, metavar="PATH",
@@ -88,7 +96,8 @@ def with_lods(feed: dict, items: list[str]) -> dict:
         if not isinstance(lod, list) or not all(isinstance(level, list) for level in lod):
             raise InvalidArgument(f"--lod {name}: expected a list of levels of offsets, e.g. "
                                   f"[[0,2,5]], got {text!r}.")
-        feed[name] = (np.asarray(feed[name]), lod)
+        value = feed[name]
+        feed[name] = (np.asarray(value[0] if isinstance(value, tuple) else value), lod)
     return feed
 
 
@@ -115,8 +124,12 @@ def load_feed(program, feed_names: list[str], items: list[str], *, prefix: Path 
                     for n, f in zip(feed_names, files, strict=True)}
             return feed, ", ".join(f.name for f in files) + " beside the model"
     feed = random_feed(program, feed_names, seed)
-    made = ", ".join(f"{n}{list(a.shape)} {a.dtype}" for n, a in feed.items())
-    return feed, f"seeded random inputs (seed {seed}): {made}"
+    made = _feed_text(feed, feed_constraints(program, feed_names))
+    return feed, f"{RANDOM} (seed {seed}): {made}"
+
+
+#: how `load_feed` names seeded random inputs (the start of its description)
+RANDOM = "seeded random inputs"
 
 
 def shadow_report_lines(report, limit: int = 20) -> list[str]:
@@ -137,24 +150,113 @@ def shadow_report_lines(report, limit: int = 20) -> list[str]:
     return lines
 
 
+#: ops that hand an integer input's values on unchanged (an id reshaped or cast is still an id)
+_PASS_THROUGH = frozenset((
+    "reshape", "reshape2", "unsqueeze", "unsqueeze2", "squeeze", "squeeze2", "cast", "assign",
+    "flatten", "flatten2", "flatten_contiguous_range", "transpose", "transpose2", "slice",
+    "expand", "expand_v2", "expand_as_v2", "share_buffer", "concat", "split", "stack",
+    "unstack", "tile"))
+
+
+def feed_constraints(program, names: list[str]) -> dict[str, dict]:
+    """What the program implies about the values of integer feeds, found without running it:
+    ``{"high": n}`` for ids that index a table of n rows (lookup_table(_v2) W's first dim,
+    one_hot's depth, gather's indexed dim), ``{"fill": [h, w]}`` for yolo_box's image size
+    (the grid times the downsample ratio).  A feed reaches such an op directly or through ops
+    that keep its values (reshape, cast, slice ...)."""
+    origin = {n: n for n in names}
+    found: dict[str, dict] = {}
+
+    def limit(var: str, high: int) -> None:
+        feed = origin.get(var)
+        if feed is not None and high > 0:
+            old = found.get(feed, {}).get("high")
+            found[feed] = {"high": high if old is None else min(old, high)}
+
+    def dims(block, name: str):
+        desc = block.find_var(name)
+        return None if desc is None or desc.shape is None else tuple(desc.shape)
+
+    desc = program.desc
+    for b in range(desc.num_blocks):
+        block = desc.block(b)
+        for op in block.ops:
+            t = op.type
+            ins = op.inputs
+            if t in _PASS_THROUGH:
+                sources = [origin[n] for names_ in ins.values() for n in names_ if n in origin]
+                if sources:
+                    for outs in op.outputs.values():
+                        for out in outs:
+                            origin.setdefault(out, sources[0])
+            elif t in ("lookup_table", "lookup_table_v2"):
+                w = dims(block, (ins.get("W") or [""])[0])
+                for ids in ins.get("Ids", ()):
+                    if w:
+                        limit(ids, w[0])
+            elif (t in ("one_hot", "one_hot_v2") and not ins.get("depth_tensor")
+                  and op.has_attr("depth")):
+                for x in ins.get("X", ()):
+                    limit(x, int(op.attr("depth")))
+            elif t in ("gather", "index_select"):
+                x = dims(block, (ins.get("X") or [""])[0])
+                key = "axis" if t == "gather" else "dim"
+                axis = int(op.attr(key)) if op.has_attr(key) and not ins.get("Axis") else 0
+                for index in ins.get("Index", ()):
+                    if x and -len(x) <= axis < len(x) and x[axis] > 0:
+                        limit(index, x[axis])
+            elif t == "yolo_box":
+                x = dims(block, (ins.get("X") or [""])[0])
+                for size in ins.get("ImgSize", ()):
+                    if (size in origin and x and len(x) == 4 and min(x[2:]) > 0
+                            and op.has_attr("downsample_ratio")):
+                        ratio = int(op.attr("downsample_ratio"))
+                        found[origin[size]] = {"fill": [x[2] * ratio, x[3] * ratio]}
+    return found
+
+
 def random_feed(program, names: list[str], seed: int) -> dict[str, np.ndarray]:
-    """Seeded inputs shaped and typed as the feed variables' descriptions (-1 dims -> 1)."""
+    """Seeded inputs shaped and typed as the feed variables' descriptions (-1 dims -> 1);
+    integer values kept where the program implies (:func:`feed_constraints`: ids inside the
+    embedding's vocabulary ...); a LoD feed gets one sequence of all its rows."""
     rng = np.random.default_rng(seed)
     block = program.desc.global_block
+    constraints = feed_constraints(program, names)
     feed = {}
     for name in names:
         desc = block.find_var(name)
         shape = tuple(1 if d < 0 else d for d in (desc.shape or ()))
         dtype = desc.dtype or DataType.FLOAT32
         np_dtype = dtype.to_numpy()
-        if dtype.is_floating_point:
+        rule = constraints.get(name, {})
+        if "fill" in rule and shape and shape[-1] == len(rule["fill"]):
+            arr = np.broadcast_to(np.asarray(rule["fill"], np_dtype), shape).copy()
+        elif dtype.is_floating_point:
             arr = rng.standard_normal(shape).astype(np_dtype)
         elif dtype is DataType.BOOL:
             arr = rng.integers(0, 2, shape).astype(np_dtype)
         else:
-            arr = rng.integers(0, 10, shape).astype(np_dtype)
+            arr = rng.integers(0, rule.get("high", 10), shape).astype(np_dtype)
         feed[name] = arr
+        if desc.lod_level and arr.ndim:
+            feed[name] = (arr, [[0, arr.shape[0]]] * desc.lod_level)
     return feed
+
+
+def _feed_text(feed: dict, constraints: dict) -> str:
+    parts = []
+    for n, value in feed.items():
+        arr = value[0] if isinstance(value, tuple) else value
+        text = f"{n}{list(arr.shape)} {arr.dtype}"
+        rule = constraints.get(n, {})
+        if "high" in rule:
+            text += f" in [0, {rule['high']})"
+        elif "fill" in rule:
+            text += f" = {rule['fill']}"
+        if isinstance(value, tuple):
+            text += f" lod {value[1]}"
+        parts.append(text)
+    return ", ".join(parts)
 
 
 def _progress(total: int, enabled: bool, label: str = "run"):
@@ -195,6 +297,17 @@ def main_dataset(args: argparse.Namespace) -> int:
     return 0
 
 
+def _latency_line(times: list[float]) -> str:
+    """First run and steady state (the runs after it) in ms."""
+    first = f"first run {times[0] * 1e3:.2f} ms"
+    if len(times) == 1:
+        return f"latency: {first} (--repeat N for the steady state)"
+    rest = np.asarray(times[1:]) * 1e3
+    return (f"latency: {first}; steady state over {len(rest)} run{'s' if len(rest) != 1 else ''}"
+            f": median {np.median(rest):.2f} ms, min {rest.min():.2f} ms, "
+            f"mean {rest.mean():.2f} ms")
+
+
 def main_run(args: argparse.Namespace) -> int:
     if getattr(args, "dataset", None) is not None:
         return main_dataset(args)
@@ -204,21 +317,32 @@ def main_run(args: argparse.Namespace) -> int:
     if args.example:
         from fluid_compat.examples import example_prefix
 
-        prefix = example_prefix()
-        expect = args.expect or prefix.parent
-        if not args.feed:
-            args.feed = [f"image={prefix.parent / 'input_image.npy'}"]
+        model = example_prefix()
+        expect = args.expect or model.parent
     elif args.model is None:
-        print("fluid-compat run: give a MODEL_PREFIX or --example", file=sys.stderr)
+        print("fluid-compat run: give a MODEL (prefix, .pdmodel file or directory) or --example",
+              file=sys.stderr)
         return 2
     else:
-        prefix = Path(args.model)
+        model = Path(args.model)
         expect = args.expect
+    repeat = args.repeat
+    if repeat < 1:
+        print(f"fluid-compat run: --repeat expects a count >= 1, got {repeat}", file=sys.stderr)
+        return 2
     try:
         place = to_place(args.place)
         scope = Scope()
-        program, feed_names, fetch_names = load_inference_model(prefix, scope=scope)
-        feed, source = load_feed(program, feed_names, args.feed, seed=args.seed)
+        files = locate_model(model, getattr(args, "params", None))
+        program, feed_names, fetch_names = load_model(files, scope)
+        feed, source = load_feed(program, feed_names, args.feed, prefix=files.model,
+                                 seed=args.seed)
+        if expect is not None and source.startswith(RANDOM):
+            print(f"fluid-compat run: --expect compares with outputs Paddle computed from "
+                  f"recorded inputs, and this run's inputs would be random: give --feed "
+                  f"NAME=FILE.npy or keep input_<feed>.npy beside the model (feeds: "
+                  f"{feed_names})", file=sys.stderr)
+            return 2
         if source != "--feed":
             print(f"no --feed given: {source}")
         feed = with_lods(feed, getattr(args, "lod", []))
@@ -226,22 +350,24 @@ def main_run(args: argparse.Namespace) -> int:
         exe = Executor(place, pins=pins, shadow=getattr(args, "shadow", False))
         # a progress bar over ops (all runs together) when stderr is a terminal and the work is
         # long enough to want one
-        repeat = max(1, args.repeat)
         n_ops = sum(op.type not in ("feed", "fetch") for op in program.desc.global_block.ops)
         tty = sys.stderr.isatty() and n_ops * repeat >= 100
         bar = _progress(n_ops * repeat, tty, label="ops")
         outs = []
+        times = []
         for i in range(repeat):
+            start = time.perf_counter()
             fetched = exe.run(program, feed=feed, fetch_list=fetch_names, scope=scope,
                               return_numpy=False,
                               progress=(lambda done, total, i=i: bar(i * total + done))
                               if tty else None)
+            times.append(time.perf_counter() - start)
             outs = [t.numpy() for t in fetched]
             lods = [t.lod for t in fetched]
     except PhiError as exc:
         print(f"fluid-compat run: {exc}", file=sys.stderr)
         return 1
-    print(f"model: {prefix}  ({len(program.desc.global_block.ops)} ops in block 0, place "
+    print(f"model: {files}  ({len(program.desc.global_block.ops)} ops in block 0, place "
           f"{place})")
     for i, (name, out) in enumerate(zip(fetch_names, outs, strict=True)):
         lod = f"  lod {[list(level) for level in lods[i]]}" if lods[i] else ""
@@ -252,6 +378,7 @@ def main_run(args: argparse.Namespace) -> int:
     if s.fused_steps:
         print(f"fused: {s.fused_ops} ops ran as {s.fused_steps} fused steps "
               "(each kind's FLAGS_fuse_* flag set to 0 runs its ops one by one)")
+    print(_latency_line(times))
     if pins:
         print("pins: " + ", ".join(f"{k}={v}" for k, v in pins.items()))
     if exe.shadow_report is not None:
