@@ -12,7 +12,7 @@ This package imports nothing of the project but ``phi.core.errors``.
 
 from __future__ import annotations
 
-from opmakers.attr_types import AttrType, VarRef
+from opmakers.attr_types import AttrType, VarRef, attr_var_names
 from opmakers.checker import check_attrs
 from opmakers.maker import (
     GENERATED_ATTR_NAMES,
@@ -51,6 +51,7 @@ __all__ = [
     "VarProto",
     "VarRef",
     "all_op_types",
+    "attr_var_names",
     "check_attrs",
     "get_op_def",
     "get_op_proto",

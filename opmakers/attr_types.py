@@ -34,6 +34,7 @@ __all__ = [
     "AttrType",
     "AttrTypeMismatch",
     "VarRef",
+    "attr_var_names",
     "coerce",
     "expected_text",
     "round_to_float32",
@@ -83,6 +84,20 @@ class VarRef:
     """
 
     name: str = records.field(validator=records.instance_of(str))
+
+
+def attr_var_names(attrs: Any) -> dict[str, tuple[str, ...]]:
+    """Attribute name -> the variable names it holds, for the attributes of `attrs` (a mapping)
+    that are a `VarRef` (VAR) or a non-empty list of them (VARS).  Paddle's OperatorBase takes
+    each such attribute as an input of the attribute's name, read at every run."""
+    out: dict[str, tuple[str, ...]] = {}
+    for name, value in attrs.items():
+        if isinstance(value, VarRef):
+            out[name] = (value.name,)
+        elif (isinstance(value, (list, tuple)) and value
+              and all(isinstance(v, VarRef) for v in value)):
+            out[name] = tuple(v.name for v in value)
+    return out
 
 
 class AttrTypeMismatch(Exception):

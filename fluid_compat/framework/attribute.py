@@ -12,13 +12,18 @@ FLOAT64    float                        FLOAT64S    tuple[float, ...]
 STRING     str                          STRINGS     tuple[str, ...]
 BOOLEAN    bool                         BOOLEANS    tuple[bool, ...]
 BLOCK      int (block index)            BLOCKS      tuple[int, ...]
-VAR        str (variable name)          VARS        tuple[str, ...]
+VAR        VarRef (a variable's name)   VARS        tuple[VarRef, ...]
 SCALAR     bool | int | float | complex SCALARS     tuple[...] of those
 =========  ===========================  ==========  =====================================
 
 List-valued attributes are returned as tuples: a decoded description is cached and shared, so it
 must not be mutated in place (change it with ``OpDesc.set_attr``), and tuples can serve in cache
 keys.  Lists and tuples are both accepted when setting.
+
+A VAR / VARS attribute (Paddle writes one where an OpProto attribute is ``support_tensor`` and the
+program gave a Variable: a reduce axis, an unpool output size ...) names variables whose tensors
+hold the value at run time; it reads as ``opmakers.VarRef`` (not a bare str, so that nothing
+mistakes the name for the value).  A str is accepted for them when setting.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from collections.abc import Callable, Sequence
 
 from fluid_compat.framework.enums import AttrType
 from fluid_compat.framework.proto import messages as pb
+from opmakers.attr_types import VarRef
 from phi.core.errors import InvalidArgument
 
 __all__ = ["AttrValue", "decode_attr", "encode_attr", "infer_attr_type"]
@@ -84,8 +90,8 @@ _DECODERS: dict[int, Callable[[pb.OpDesc.Attr], AttrValue]] = {
     AttrType.BLOCKS: lambda a: tuple(a.blocks_idx),
     AttrType.LONGS: lambda a: tuple(a.longs),
     AttrType.FLOAT64S: lambda a: tuple(a.float64s),
-    AttrType.VAR: lambda a: _s(a.var_name),
-    AttrType.VARS: lambda a: _strs(a.vars_name),
+    AttrType.VAR: lambda a: VarRef(_s(a.var_name)),
+    AttrType.VARS: lambda a: tuple(VarRef(n) for n in _strs(a.vars_name)),
     AttrType.FLOAT64: lambda a: a.float64,
     AttrType.SCALAR: lambda a: _decode_scalar(a.scalar),
     AttrType.SCALARS: lambda a: tuple(_decode_scalar(s) for s in a.scalars),
@@ -129,12 +135,15 @@ def _unwrap(v: object) -> object:
 
 def infer_attr_type(value: object) -> AttrType:
     """The AttrType a Python value gets when none is given (Paddle's Python-side rules:
-    int -> INT unless it needs 64 bits, float -> FLOAT, list of ints -> INTS ...).
+    int -> INT unless it needs 64 bits, float -> FLOAT, list of ints -> INTS ...; a VarRef ->
+    VAR, a list of VarRefs -> VARS).
 
     Raises InvalidArgument for an empty list (its element type is unknown: pass the type) and
-    for values no attribute can hold.  VAR/VARS/BLOCK/BLOCKS/FLOAT64 are never inferred.
+    for values no attribute can hold.  BLOCK/BLOCKS/FLOAT64 are never inferred.
     """
     value = _unwrap(value)
+    if isinstance(value, VarRef):
+        return AttrType.VAR
     if _is_bool(value):
         return AttrType.BOOLEAN
     if _is_int(value):
@@ -152,6 +161,8 @@ def infer_attr_type(value: object) -> AttrType:
                 "cannot infer the type of an empty list attribute; pass attr_type "
                 "(AttrType.INTS, FLOATS, STRINGS, ...)"
             )
+        if all(isinstance(v, VarRef) for v in items):
+            return AttrType.VARS
         if all(_is_bool(v) for v in items):
             return AttrType.BOOLEANS
         if all(_is_int(v) for v in items):

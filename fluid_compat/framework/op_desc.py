@@ -161,9 +161,19 @@ class OpDesc:
                 f"op '{self.type}' has no output slot '{slot}'; it has {list(self._outputs)}"
             ) from None
 
-    def input_arg_names(self) -> list[str]:
-        """Every input variable name, slot by slot."""
-        return [n for names in self._inputs.values() for n in names]
+    def input_arg_names(self, with_attr_var: bool = False) -> list[str]:
+        """Every input variable name, slot by slot; with ``with_attr_var`` also the variables
+        that VAR / VARS attributes name (Paddle's InputArgumentNames(with_attr_var): the
+        operator reads them as inputs of the attribute's name)."""
+        names = [n for names in self._inputs.values() for n in names]
+        if with_attr_var:
+            for name, value in self._attrs.items():
+                t = self._attr_types[name]
+                if t == AttrType.VAR:
+                    names.append(value.name)  # type: ignore[attr-defined]
+                elif t == AttrType.VARS:
+                    names.extend(v.name for v in value)  # type: ignore[attr-defined]
+        return names
 
     def output_arg_names(self) -> list[str]:
         """Every output variable name, slot by slot."""
@@ -225,7 +235,8 @@ class OpDesc:
 
         Without ``attr_type`` an existing attribute keeps its type when the value fits it (an
         empty list stays STRINGS ...); otherwise the type is inferred from the value (int ->
-        INT or LONG, float -> FLOAT, ...).  VAR, VARS, BLOCK(S) and FLOAT64(S) must be asked for.
+        INT or LONG, float -> FLOAT, a VarRef / list of VarRefs -> VAR / VARS ...).  BLOCK(S)
+        and FLOAT64(S) must be asked for, and VAR / VARS when the value is a str.
         """
         if not isinstance(name, str):
             raise InvalidArgument(f"op '{self.type}': an attribute name must be a str")

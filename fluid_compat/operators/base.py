@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from fluid_compat.framework.scope import Scope
+from opmakers.attr_types import attr_var_names
 from phi.common.place import Place
 from phi.core.errors import PhiError
 
@@ -27,6 +28,13 @@ class OperatorBase:
         self.outputs = dict(outputs)
         self.attrs = attrs
         self.info = info
+        # As Paddle's OperatorBase: an attribute that names variables (VAR / VARS, written where
+        # the OpProto marks it support_tensor) is also an input of the attribute's name, so its
+        # tensors are read at every run (never a value fixed when the op was made) and the
+        # executor sees the use of those variables.
+        self.attr_vars = attr_var_names(attrs)
+        for name, names in self.attr_vars.items():
+            self.inputs.setdefault(name, names)
 
     def input(self, slot: str) -> str | None:
         names = self.inputs.get(slot)

@@ -14,17 +14,117 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from argmap.context import ArgumentMappingContext
+from opmakers.attr_types import VarRef
 from phi.common.data_type import DataType
 from phi.common.place import Place
-from phi.core.errors import InvalidArgument, NotFound
+from phi.core.errors import InvalidArgument, NotFound, PreconditionNotMet
 from phi.core.selected_rows import SelectedRows
+from phi.core.sparse_tensor import is_sparse, is_sparse_coo, is_sparse_csr
 from phi.core.tensor import DenseTensor
 
 __all__ = [
     "CompileTimeArgumentMappingContext",
     "ExecutionContext",
     "RuntimeArgumentMappingContext",
+    "attr_var_arrays",
+    "attr_var_value",
+    "compile_time_attr_var",
 ]
+
+
+# -- attributes given by variables (AttrType VAR / VARS) -----------------------------------------
+
+_INT_DTYPES = ("int32", "int64")
+
+
+def attr_var_arrays(op, name: str, values: Sequence, kind: str) -> list:
+    """The host arrays of the tensors that VAR / VARS attribute `name` of `op` names (``values``:
+    this run's tensors of the input ``name``, see OperatorBase.attr_vars), checked for what
+    `kind` needs, as Paddle builds an IntArray / Scalar from them:
+
+    * ``"int_array"``: int32 / int64 tensors; one tensor (VAR) gives all its values, several
+      (VARS) one value each;
+    * ``"scalar"``: one tensor holding one number (bool, integer, float or complex).
+
+    Raises PreconditionNotMet for a variable that holds no tensor and InvalidArgument for a
+    wrong dtype or element count, naming the op, the attribute and the variable."""
+    import numpy as np
+
+    names = op.attr_vars.get(name, ()) if hasattr(op, "attr_vars") else ()
+    what = f"Operator `{op.type}`: attribute `{name}`"
+    if len(values) != len(names) or not values:
+        raise PreconditionNotMet(f"{what} names variables {list(names)}, but {len(values)} "
+                                 "tensors were read for it.")
+    arrays = []
+    for var, t in zip(names, values, strict=True):
+        data = getattr(t, "data", None) if isinstance(t, DenseTensor) else None
+        if data is None:
+            got = "nothing" if t is None else type(t).__name__
+            raise PreconditionNotMet(
+                f"{what} is given by variable `{var}`, which holds no initialized DenseTensor "
+                f"(it holds {got}): the op that writes it must run first.")
+        host = np.asarray(t.numpy())
+        kind_ok = (host.dtype.name in _INT_DTYPES if kind == "int_array"
+                   else host.dtype.kind in "biufc")
+        if not kind_ok:
+            want = ("int32 or int64" if kind == "int_array"
+                    else "a bool, integer, float or complex dtype")
+            raise InvalidArgument(f"{what} is given by variable `{var}`, whose tensor has dtype "
+                                  f"{t.dtype}; expected {want}.")
+        single = kind == "scalar" or len(names) > 1
+        if single and host.size != 1:
+            form = "VARS: one value per variable" if len(names) > 1 else "a single number"
+            raise InvalidArgument(
+                f"{what} is given by variable `{var}`, whose tensor holds {host.size} values "
+                f"(shape {list(host.shape)}); expected 1 ({form}).")
+        arrays.append(host)
+    return arrays
+
+
+def attr_var_value(op, name: str, values: Sequence):
+    """The plain value (as the OpDesc would hold it) of VAR / VARS attribute `name` of `op`, read
+    from this run's tensors: a list of ints for a list attribute (every support_tensor list
+    attribute of Paddle 2.6.2 is INTS), a number otherwise.  For fluid kernels, which read
+    attributes as values; phi kernels get the IntArray / Scalar (dispatch)."""
+    from opmakers.attr_types import LIST_TYPES, AttrType
+
+    attr_type = next((a.type for a in op.info.proto.attrs if a.name == name), None)
+    if attr_type in LIST_TYPES:
+        arrays = attr_var_arrays(op, name, values, "int_array")
+        return [int(v) for a in arrays for v in a.reshape(-1).tolist()]
+    (host,) = attr_var_arrays(op, name, values, "scalar")
+    v = host.reshape(()).item()
+    if attr_type is AttrType.BOOLEAN:
+        return bool(v)
+    return int(v) if attr_type in (AttrType.INT, AttrType.LONG) else float(v)
+
+
+def compile_time_attr_var(op_desc, name: str, kind: str, block=None):
+    """The IntArray / Scalar that compile-time InferMeta gets for VAR / VARS attribute `name` of
+    an op description (no data yet), as Paddle's infershape_utils builds it: a Scalar -1, or an
+    IntArray of -1s (one per variable of a VARS; for one variable, as many as its VarDesc's
+    dims hold, or its rank when those are unknown), marked from_tensor so that InferMeta's
+    compile-time branches leave what depends on the values -1.  None when `name` is not such an
+    attribute."""
+    import math
+
+    from opmakers.attr_types import attr_var_names
+    from phi.common.int_array import IntArray
+    from phi.common.scalar import Scalar
+
+    names = attr_var_names({name: op_desc.attrs.get(name)}).get(name)
+    if names is None:
+        return None
+    if kind == "scalar":
+        return Scalar(-1, from_tensor=True)
+    count = len(names)
+    if count == 1:
+        desc = block.find_var_recursive(names[0]) if block is not None else None
+        dims = tuple(desc.shape) if desc is not None else ()
+        count = math.prod(dims)  # a 0-d tensor: one value
+        if count <= 0:  # unknown (-1) dims: Paddle falls back to the rank
+            count = len(dims)
+    return IntArray([-1] * count, from_tensor=True)
 
 
 class ExecutionContext:
@@ -75,12 +175,17 @@ class ExecutionContext:
 
     # -- attributes --------------------------------------------------------------------------
     def attr(self, name: str):
+        """The attribute's value; one given by variables (VAR / VARS) is read from this run's
+        tensors, as Paddle's runtime context does."""
         try:
-            return self.op.attrs[name]
+            value = self.op.attrs[name]
         except KeyError:
             raise NotFound(
                 f"Operator `{self.op.type}` has no attribute `{name}`."
             ) from None
+        if name in getattr(self.op, "attr_vars", ()):
+            return attr_var_value(self.op, name, self.inputs.get(name) or ())
+        return value
 
     def has_attr(self, name: str) -> bool:
         return name in self.op.attrs
@@ -140,7 +245,7 @@ class RuntimeArgumentMappingContext(ArgumentMappingContext):
     def is_dense_tensor_input(self, name: str) -> bool:
         values = self.inputs.get(name)
         return bool(values) and all(isinstance(v, DenseTensor) and type(v) is not SelectedRows
-                                    for v in values)
+                                    and not is_sparse(v) for v in values)
 
     def is_dense_tensor_inputs(self, name: str) -> bool:
         return self.is_dense_tensor_input(name)
@@ -152,6 +257,15 @@ class RuntimeArgumentMappingContext(ArgumentMappingContext):
 
     def is_selected_rows_inputs(self, name: str) -> bool:
         return self.is_selected_rows_input(name)
+
+    def is_sparse_coo_tensor_input(self, name: str) -> bool:
+        # the variable's value type, as Paddle asks var->IsType<phi::SparseCooTensor>
+        values = self.inputs.get(name)
+        return bool(values) and all(is_sparse_coo(v) for v in values)
+
+    def is_sparse_csr_tensor_input(self, name: str) -> bool:
+        values = self.inputs.get(name)
+        return bool(values) and all(is_sparse_csr(v) for v in values)
 
     def is_dense_tensor_vector_input(self, name: str) -> bool:
         values = self.inputs.get(name)
@@ -185,8 +299,21 @@ class CompileTimeArgumentMappingContext(ArgumentMappingContext):
         self.op_desc = op_desc
         self.block = block
 
+    def _inputs(self, name: str) -> tuple:
+        # a VAR / VARS attribute counts as an input of its name, as Paddle's OpDesc::Inputs
+        # with attribute variables (compile-time InferShape asks HasInput(attr) for it)
+        names = self.op_desc.inputs.get(name)
+        if not names:
+            value = self.op_desc.attrs.get(name)
+            if isinstance(value, VarRef):
+                return (value.name,)
+            if (isinstance(value, (list, tuple)) and value
+                    and all(isinstance(v, VarRef) for v in value)):
+                return tuple(v.name for v in value)
+        return tuple(names or ())
+
     def has_input(self, name: str) -> bool:
-        return bool(self.op_desc.inputs.get(name))
+        return bool(self._inputs(name))
 
     def has_output(self, name: str) -> bool:
         return bool(self.op_desc.outputs.get(name))
@@ -198,7 +325,7 @@ class CompileTimeArgumentMappingContext(ArgumentMappingContext):
         return self.op_desc.attrs[name]
 
     def input_size(self, name: str) -> int:
-        return len(self.op_desc.inputs.get(name, ()))
+        return len(self._inputs(name))
 
     def output_size(self, name: str) -> int:
         return len(self.op_desc.outputs.get(name, ()))
@@ -222,6 +349,14 @@ class CompileTimeArgumentMappingContext(ArgumentMappingContext):
 
     def is_selected_rows_inputs(self, name: str) -> bool:
         return self.is_selected_rows_input(name)
+
+    def is_sparse_coo_tensor_input(self, name: str) -> bool:
+        names = self.op_desc.inputs.get(name, ())
+        return bool(names) and all(self._var_type(n) == 30 for n in names)  # SPARSE_COO
+
+    def is_sparse_csr_tensor_input(self, name: str) -> bool:
+        names = self.op_desc.inputs.get(name, ())
+        return bool(names) and all(self._var_type(n) == 31 for n in names)  # SPARSE_CSR
 
     def is_dense_tensor_vector_input(self, name: str) -> bool:
         names = self.op_desc.inputs.get(name, ())

@@ -13,7 +13,11 @@ import numpy as np
 import argmap
 from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
 from fluid_compat.operators.unavailable import unavailable_message, unavailable_reason
-from fluid_compat.operators.context import ExecutionContext, RuntimeArgumentMappingContext
+from fluid_compat.operators.context import (
+    ExecutionContext,
+    RuntimeArgumentMappingContext,
+    attr_var_arrays,
+)
 from fluid_compat.operators.expected_kernel import apply_hints
 from fluid_compat.operators.fluid_kernels.registry import find_fluid_kernel, fluid_kernels_of
 from fluid_compat.operators.infer_meta import infer_meta_binding
@@ -37,6 +41,7 @@ from phi.core.errors import (
 from phi.core.kernel import ArgKind, AttributeType
 from phi.core.registry import kernel_factory
 from phi.core.selected_rows import SelectedRows
+from phi.core.sparse_tensor import is_sparse
 from phi.core.tensor import CPU_PLACE, DenseTensor, MetaTensor
 from phi.infermeta import decided_by_kernel
 from phi.transform import transform_dtype, transform_layout, transform_place
@@ -111,6 +116,13 @@ def _decide(op, inputs: dict[str, list], place: Place, pin: str | None,
     # b. the KernelSignature, when a phi kernel may serve this op
     sig = None
     for slot, values in inputs.items():  # variable types the mapping asks about
+        for i, t in enumerate(values):  # sparse tensors choose the _coo / _csr kernels
+            if is_sparse(t):
+                kind = "coo" if type(t).__name__ == "SparseCooTensor" else "csr"
+                records.append(DispatchRecord(
+                    "signature", f"input `{slot}` ({op.inputs[slot][i]}) is a "
+                    f"{type(t).__name__}: is_sparse_{kind}_tensor_input is true", slot=slot,
+                    var_type=f"SPARSE_{kind.upper()}"))
         srs = [i for i, t in enumerate(values) if type(t) is SelectedRows]
         if srs:
             names = ", ".join(op.inputs[slot][i] for i in srs)
@@ -216,6 +228,12 @@ def _decide(op, inputs: dict[str, list], place: Place, pin: str | None,
             Backend.CPU) else kernel_type.place
     choice.place = kplace
     choice.dev_ctx = get_context(kplace)
+    if phi_kernel is not None and phi_kernel.key.backend is Backend.ONEDNN:
+        # Paddle's OneDNNContext carries the op's attributes to oneDNN kernels (DnnAttrs):
+        # fused_conv2d reads its extra fuse_alpha / fuse_beta / Scale_* there
+        from phi.backends.onednn import OneDNNContext
+
+        choice.dev_ctx = OneDNNContext(kplace, op.attrs)
     if fallback:
         records.append(DispatchRecord("fallback", (f"no kernel on {expected.place}: CPU "
                                                    "fallback, outputs stay on CPU"),
@@ -314,6 +332,12 @@ def _plan_phi(op, choice, inputs: dict[str, list]) -> None:
                     f"Operator `{op.type}`: input `{slot}` ({op.inputs[slot][i]}) is a "
                     f"SelectedRows, but kernel `{kernel.name}` ({sig}) takes a DenseTensor "
                     "there (Paddle: the input's type does not match the kernel's argument).")
+            if is_sparse(t) and not d.lod:
+                raise InvalidArgument(
+                    f"Operator `{op.type}`: input `{slot}` ({op.inputs[slot][i]}) is a "
+                    f"{type(t).__name__}, but kernel `{kernel.name}` ({sig}) takes a "
+                    "DenseTensor there (Paddle: the input's type does not match the kernel's "
+                    "argument).")
             tr = _transform_for(op, choice, slot, i, t, d)
             if tr is not None:
                 transforms.append(tr)
@@ -325,8 +349,11 @@ def _plan_phi(op, choice, inputs: dict[str, list]) -> None:
     choice.transforms = tuple(transforms)
     choice.input_slots = tuple(input_slots)
     builders = []
+    attr_vars = getattr(op, "attr_vars", ())
     for name, adef in zip(sig.attrs, defs.attributes, strict=False):
-        if name in op.info.input_slots:
+        # a tensor input (ShapeTensor ...) or an attribute given by variables (VAR / VARS, read
+        # as the input of its name): built from this run's tensors, never planned as a value
+        if name in op.info.input_slots or name in attr_vars:
             builders.append((True, name, adef.type))
         else:
             builders.append((False, _attr_value(op, name, adef.type), None))
@@ -415,7 +442,16 @@ def _attr_value(op, name: str, tag: AttributeType):
 
 def _tensor_attr(op, slot: str, values: list, tag: AttributeType):
     """A Scalar / IntArray attribute read from tensor input(s), copied to the host."""
-    host = [np.asarray(t.numpy()) for t in values if t is not None]
+    if slot in getattr(op, "attr_vars", ()):  # a VAR / VARS attribute: checked, naming the var
+        if tag not in (AttributeType.SCALAR, AttributeType.INT_ARRAY):
+            raise InvalidArgument(
+                f"Operator `{op.type}`: attribute `{slot}` is given by variables "
+                f"{list(op.attr_vars[slot])}, but the kernel takes it as {tag}, which cannot "
+                "come from a tensor.")
+        kind = "scalar" if tag is AttributeType.SCALAR else "int_array"
+        host = attr_var_arrays(op, slot, values, kind)
+    else:
+        host = [np.asarray(t.numpy()) for t in values if t is not None]
     if tag is AttributeType.SCALAR:
         if len(host) != 1 or host[0].size != 1:
             n = sum(h.size for h in host)
@@ -534,7 +570,7 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
             if a is None:  # the kernel leaves this output as it is (nop)
                 out.append(None)
                 continue
-            if type(a) is SelectedRows:  # a SelectedRows output: rows, height and value set
+            if type(a) is SelectedRows or is_sparse(a):  # SelectedRows / sparse: complete
                 out.append(a)
                 continue
             lod = mt.lod

@@ -374,8 +374,9 @@ for _op in ("fake_quantize_abs_max", "fake_quantize_dequantize_abs_max",
                  "InState"))
 op_hooks("lookup_table_dequant", get_expected_kernel_type=expected_from_var("W"),
          get_kernel_type_for_var=keep_where_they_are("Ids"))
-# quantize / requantize: oneDNN kernels only (QuantOp / ReQuantOp::GetExpectedKernelType)
-for _op in ("quantize", "requantize"):
+# quantize / requantize / dequantize: oneDNN kernels only (QuantOp / ReQuantOp / DeQuantOp::
+# GetExpectedKernelType)
+for _op in ("quantize", "requantize", "dequantize"):
     op_hooks(_op, get_expected_kernel_type=expected_onednn("Input"))
 # weight_quantize: the kernel dtype is x's (the default IndicateDataType, one input)
 # fused inference ops: the dtype of their data input (FCOp: Input; the others: X)
@@ -447,6 +448,9 @@ def _bincount_expected(op, ctx) -> OpKernelType:
 
 
 op_hooks("bincount", get_expected_kernel_type=_bincount_expected)
+# multinomial (ops.yaml `data_type : x`): the probabilities' dtype, never that of a num_samples
+# tensor (a VAR attribute is an input of the op, which the generic last-input rule would pick)
+op_hooks("multinomial", get_expected_kernel_type=expected_from_var("X"))
 # indexing / scatter / graph family (helper `index`): the data input's dtype
 # (IndicateVarDataType in each op's GetExpectedKernelType); tensor attributes stay on the host
 for _op, _slot in (("index_add", "X"), ("index_put", "x"), ("index_sample", "X"),

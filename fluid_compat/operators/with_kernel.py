@@ -113,6 +113,11 @@ class OperatorWithKernel(OperatorBase):
             for name in self.inputs[slot]:
                 var = scope.find_var(name)
                 if var is None:
+                    if slot in self.attr_vars:
+                        raise NotFound(
+                            f"Operator `{self.type}`: attribute `{slot}` is given by variable "
+                            f"`{name}` (a VAR/VARS attribute), which is not found in the scope."
+                        )
                     raise NotFound(
                         f"Operator `{self.type}`: input `{slot}` variable `{name}` is not "
                         "found in the scope."

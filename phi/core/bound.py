@@ -61,9 +61,13 @@ def binds(kernel_fn: Callable) -> Callable[[Callable], Callable]:
 
 def bind(fn: Callable, ctx, attrs: Sequence, metas: Sequence) -> Callable | None:
     """``fn``'s bound form for these attributes and inputs' (DataType, dims), or None (no
-    binder, the flag off, or the binder declines)."""
+    binder, the flag off, an attribute read from tensors, or the binder declines)."""
     binder = getattr(fn, "binder", None)
     if binder is None or not flags.FLAGS[BIND_FLAG]:
+        return None
+    if any(getattr(a, "from_tensor", False) for a in attrs):
+        # an IntArray / Scalar read from tensors (ShapeTensor, a VAR / VARS attribute) may
+        # change from run to run with the same input shapes: never bound to one value
         return None
     try:
         return binder(ctx, tuple(attrs), tuple(metas))

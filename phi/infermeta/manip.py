@@ -244,10 +244,12 @@ def eye_infer_meta(num_rows, num_columns, dtype: DataType, out, *,
     """EyeInferMeta: [rows, columns] (-1 columns: rows) of ``dtype``."""
     rows = UNKNOWN if is_compile_time_tensor_attr(num_rows, config) else \
         int(scalar_value(num_rows))
-    cols = UNKNOWN if is_compile_time_tensor_attr(num_columns, config) else \
-        int(scalar_value(num_columns))
-    if cols == -1:
-        cols = rows
+    if is_compile_time_tensor_attr(num_columns, config):
+        cols = UNKNOWN  # Paddle: a tensor's columns stay unknown (not "-1 means rows")
+    else:
+        cols = int(scalar_value(num_columns))
+        if cols == -1:
+            cols = rows
     if rows < UNKNOWN or cols < UNKNOWN:
         raise InvalidArgument(f"eye: num_rows and num_columns must be non-negative, but "
                               f"received ({rows}, {cols}).")

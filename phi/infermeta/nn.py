@@ -708,10 +708,13 @@ def conv_transpose_infer_meta(x, filter, strides, paddings, output_padding, outp
     if groups < 1 or (nchw[1] != UNKNOWN and nchw[1] % groups):
         raise InvalidArgument(f"The groups of Op(conv_transpose) must be positive and divide "
                               f"the input channels {nchw[1]}, got {groups}.")
-    sizes = () if is_compile_time_tensor_attr(output_size, config) else \
-        int_array_data(output_size)
+    from_tensor = is_compile_time_tensor_attr(output_size, config)
+    sizes = () if from_tensor else int_array_data(output_size)
     _, _, spatial = conv_transpose_geometry(nchw, f_dims, strides, paddings, output_padding,
                                             sizes, padding_algorithm, dilations)
+    if from_tensor and int_array_data(output_size):
+        # Paddle takes the sizes as given (-1s: unknown) and checks their range at run time
+        spatial = (UNKNOWN,) * len(spatial)
     c_out = f_dims[1] * groups if f_dims[1] != UNKNOWN else UNKNOWN
     out.set_dims((nchw[0], *spatial, c_out) if channel_last else (nchw[0], c_out, *spatial))
     out.set_dtype(x.dtype)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.infermeta._utils import set_meta
+from phi.infermeta._utils import UNKNOWN, MetaConfig, is_compile_time_tensor_attr, set_meta
 from phi.infermeta.nullary import create_infer_meta
 
 __all__ = ["class_center_sample_infer_meta", "dropout_nd_infer_meta", "gaussian_infer_meta",
@@ -47,12 +47,17 @@ def randperm_infer_meta(n: int, dtype: DataType, out) -> None:
     set_meta(out, (n,), dtype)
 
 
-def multinomial_infer_meta(x, num_samples, replacement: bool, out) -> None:
-    """MultinomialInferMeta: x 1-D or 2-D; [num_samples] per row, int64."""
+def multinomial_infer_meta(x, num_samples, replacement: bool, out, *,
+                           config: MetaConfig | None = None) -> None:
+    """MultinomialInferMeta: x 1-D or 2-D; [num_samples] per row, int64 (-1 at compile time
+    when a tensor gives num_samples)."""
     dims = tuple(x.dims)
     if len(dims) not in (1, 2):
         raise InvalidArgument(f"The number of dimensions of the input probability distribution "
                               f"should be > 0 and <= 2, but got {len(dims)}.")
+    if is_compile_time_tensor_attr(num_samples, config):
+        set_meta(out, (*dims[:-1], UNKNOWN), DataType.INT64)
+        return
     n = int(getattr(num_samples, "value", num_samples))
     if n <= 0:
         raise InvalidArgument(f"The number of samples should be > 0, but got {n}.")

@@ -596,9 +596,11 @@ def _xshape(x, xshape) -> None:
 
 
 def squeeze_infer_meta(x, axes, out, *, config: MetaConfig | None = None) -> None:
-    """SqueezeInferMeta: :func:`squeeze_out_dims`."""
+    """SqueezeInferMeta: :func:`squeeze_out_dims`; at compile time with tensor axes, rank minus
+    the number of axes, all unknown (Paddle's answer, whatever the sizes of x)."""
     if is_compile_time_tensor_attr(axes, config):
-        out.set_dims((UNKNOWN,) * len(x.dims))
+        rank = len(x.dims) - len(int_array_data(axes))
+        out.set_dims((UNKNOWN,) * (0 if not x.dims and rank == -1 else max(rank, 0)))
     else:
         out.set_dims(squeeze_out_dims(x.dims, int_array_data(axes)))
     out.set_dtype(x.dtype)

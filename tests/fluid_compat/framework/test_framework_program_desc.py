@@ -21,6 +21,7 @@ from tests.fluid_compat.framework.framework_testlib import (
 
 from fluid_compat.framework import AttrType, OpDesc, ProgramDesc, ProgramFileError, VarDesc, VarType
 from fluid_compat.framework.proto import framework_pb2 as pb
+from opmakers import VarRef
 from phi.common import DataType
 from phi.core.errors import AlreadyExists, InvalidArgument, NotFound, PreconditionNotMet
 
@@ -223,8 +224,8 @@ _ALL_KINDS = {
     "bools": ([True, False], None, AttrType.BOOLEANS),
     "blk": (1, AttrType.BLOCK, AttrType.BLOCK),
     "blks": ([0, 1], AttrType.BLOCKS, AttrType.BLOCKS),
-    "v": ("x", AttrType.VAR, AttrType.VAR),
-    "vs": (["x", "y"], AttrType.VARS, AttrType.VARS),
+    "v": (VarRef("x"), None, AttrType.VAR),  # a VarRef infers VAR and reads back as one
+    "vs": ([VarRef("x"), VarRef("y")], None, AttrType.VARS),
     "sc_b": (True, AttrType.SCALAR, AttrType.SCALAR),
     "sc_i": (-3, AttrType.SCALAR, AttrType.SCALAR),
     "sc_f": (2.5, AttrType.SCALAR, AttrType.SCALAR),
