@@ -72,7 +72,18 @@ def _table_for(proto: OpProto, runtime: tuple[AttrProto, ...]) -> _Table:
 #: Paddle's OpDesc keeps them and programs saved after the pass carry them (the bfloat16 AMP
 #: rewrite, decorate_bf16, sets mkldnn_data_type="bfloat16" on mul), so they are accepted and
 #: kept on every op (a deliberate exception to "unknown attributes raise", docs/design.md)
-PASS_ATTRS = frozenset({"mkldnn_data_type"})
+PASS_ATTRS = frozenset({"mkldnn_data_type", "is_test"})  # is_test: Paddle Inference's
+# is_test_pass sets it on the ops of its list (softplus, relu, ...) whether or not they declare it
+
+#: ops that Paddle Inference's oneDNN passes write by copying the OpDesc of the op they replace
+#: (conv2d -> fused_conv2d, matmul / matmul_v2 -> fused_matmul, elementwise_* -> fused_*,
+#: softplus, transpose2): the saved program carries that op's whole attribute map (matmul's
+#: alpha / transpose_X, elementwise_add's Scale_x, use_mkldnn, use_quantizer, is_test ...),
+#: which Paddle keeps as runtime attributes.  Their unknown attributes are kept.
+ONEDNN_PASS_OPS = frozenset({
+    "fused_conv2d", "fused_conv3d", "fused_matmul", "fused_elementwise_add",
+    "fused_elementwise_sub", "fused_elementwise_mul", "fused_elementwise_div", "fused_softplus",
+    "fused_transpose", "quantize", "dequantize", "requantize"})
 
 
 def check_attrs(proto: OpProto, attrs: Mapping[str, Any],
@@ -98,7 +109,7 @@ def check_attrs(proto: OpProto, attrs: Mapping[str, Any],
     extra: dict[str, Any] = {}
     for name in attrs:
         if name not in entries:
-            if name in PASS_ATTRS:  # written by Paddle's own passes onto any op: kept
+            if name in PASS_ATTRS or proto.type in ONEDNN_PASS_OPS:  # written by passes: kept
                 extra[name] = attrs[name]
                 continue
             if unknown == "raise":
