@@ -34,6 +34,7 @@ from attrs import field, frozen
 import opmakers
 from opmakers.grad import is_grad_op_type
 from argmap.context import ArgumentMappingContext
+from argmap.irregular.sparse import GPU_ONLY_KERNELS
 from argmap.registry import ArgMappingRegistry, MappingInfo, default_registry
 from argmap.signature import KernelSignature
 from opmakers import AttrProto, AttrType, OpProto
@@ -58,6 +59,10 @@ TENSOR_KINDS: tuple[str, ...] = ("dense", "selected_rows", "tensor_array")
 #: The kinds fluid_compat feeds to kernel ops (tensor arrays only reach control-flow ops), the
 #: default of the CLI: dense tensors and SelectedRows (phi.core.selected_rows, issue 13).
 SUPPORTED_KINDS: tuple[str, ...] = ("dense", "selected_rows")
+#: The sparse kinds (phi.core.sparse_tensor), answered only for the ``sparse_*`` ops: Paddle asks
+#: IsSparseCooTensorInput / IsSparseCsrTensorInput only in their generated mappings (from
+#: sparse_ops.yaml), and widening every other op's answers would multiply its runs for nothing.
+SPARSE_KINDS: tuple[str, ...] = ("sparse_coo", "sparse_csr")
 
 #: More runs of one mapping function than this is reported (a function asking about
 #: unbounded sets of names).
@@ -174,6 +179,8 @@ class _Oracle:
             optional = slot.dispensable or slot.extra or (kind == "output" and slot.intermediate)
             return (1, *((0,) if optional else ()), *((2,) if slot.duplicable else ()))
         if kind in ("input_kind", "output_kind"):
+            if kind == "input_kind" and self.op_type.startswith("sparse_"):
+                return self._kinds + tuple(k for k in SPARSE_KINDS if k not in self._kinds)
             return self._kinds
         if kind == "has_attr":
             return (True,) if name in self._proto_attrs else (True, False)
@@ -242,6 +249,12 @@ class EnumeratingContext(ArgumentMappingContext):
 
     def is_selected_rows_input(self, name: str) -> bool:
         return self._answer("input_kind", name) == "selected_rows"
+
+    def is_sparse_coo_tensor_input(self, name: str) -> bool:
+        return self._answer("input_kind", name) == "sparse_coo"
+
+    def is_sparse_csr_tensor_input(self, name: str) -> bool:
+        return self._answer("input_kind", name) == "sparse_csr"
 
     def is_dense_tensor_vector_input(self, name: str) -> bool:
         return self._answer("input_kind", name) == "tensor_array"
@@ -398,6 +411,8 @@ def signature_problems(op_type: str, sig: KernelSignature, proto: OpProto | None
             if name not in outputs and (op_type, name) not in FOREIGN_INPUTS:
                 messages.append(f"output {name!r} is not an output slot of {op_type} "
                                 f"(slots: {', '.join(outputs) or 'none'})")
+    if sig.name in GPU_ONLY_KERNELS and not factory.has_kernel(sig.name):
+        return messages  # Paddle's CPU build has no such kernel either: nothing to compare
     if not factory.has_kernel(sig.name):
         close = difflib.get_close_matches(sig.name, factory.names(), n=4)
         hint = f" (closest registered: {', '.join(close)})" if close else ""

@@ -59,6 +59,16 @@ class ArgumentMappingContext(abc.ABC):
         IsSelectedRowsInputs, asked by sum's mapping)."""
         return self.is_selected_rows_input(name)
 
+    def is_sparse_coo_tensor_input(self, name: str) -> bool:
+        """The input is a SparseCooTensor (Paddle's IsSparseCooTensorInput, asked by the
+        sparse ops' generated mappings).  Not abstract: False for contexts without sparse
+        variables."""
+        return False
+
+    def is_sparse_csr_tensor_input(self, name: str) -> bool:
+        """The input is a SparseCsrTensor (Paddle's IsSparseCsrTensorInput)."""
+        return False
+
     @abc.abstractmethod
     def is_dense_tensor_vector_input(self, name: str) -> bool:
         """The input is a TensorArray (LoDTensorArray)."""

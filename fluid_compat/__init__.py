@@ -15,6 +15,12 @@ from fluid_compat.framework.scope import LoDTensorArray, lod_tensor, lod_tensor_
 from fluid_compat.imperative import legacy_ops, run_op, run_op_tensors
 from fluid_compat.io import load_inference_model, save_inference_model
 from phi.core.selected_rows import SelectedRows, selected_rows
+from phi.core.sparse_tensor import (
+    SparseCooTensor,
+    SparseCsrTensor,
+    sparse_coo_tensor,
+    sparse_csr_tensor,
+)
 
 __all__ = [
     "Executor",
@@ -26,6 +32,8 @@ __all__ = [
     "inference",
     "RunStats",
     "SelectedRows",
+    "SparseCooTensor",
+    "SparseCsrTensor",
     "global_scope",
     "legacy_ops",
     "load_inference_model",
@@ -35,6 +43,8 @@ __all__ = [
     "run_op_tensors",
     "save_inference_model",
     "selected_rows",
+    "sparse_coo_tensor",
+    "sparse_csr_tensor",
 ]
 
 

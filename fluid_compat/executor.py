@@ -30,6 +30,7 @@ from phi.common.data_type import DataType
 from phi.common.place import CPUPlace, Place, to_place
 from phi.core.errors import InvalidArgument, NotFound
 from phi.core.selected_rows import is_selected_rows
+from phi.core.sparse_tensor import SparseCooTensor, SparseCsrTensor, is_sparse
 from phi.core.tensor import DenseTensor
 from phi.flags import FLAGS, define_flag
 from phi.backends.host_memory import keep_freed_memory
@@ -409,7 +410,9 @@ class Executor:
                 continue
             if not isinstance(value, DenseTensor) or value.data is None:
                 raise NotFound(f"fetch target `{name}` holds no tensor after the run.")
-            out.append(value.numpy() if return_numpy else value)
+            # a sparse tensor has no one array: fetched as the tensor (Paddle's fetch returns
+            # the SparseCooTensor object), whatever return_numpy says
+            out.append(value.numpy() if return_numpy and not is_sparse(value) else value)
         return out
 
     # -- feeds and fetches ---------------------------------------------------------------------
@@ -455,6 +458,10 @@ class Executor:
             # a tensor array variable: a list of (array, lod) pairs / tensors, one per step
             return lod_tensor_array(value, f"feed `{name}`", FeedError)
         t = as_host_tensor(value, f"feed `{name}`", FeedError)
+        if desc is not None:
+            _check_sparse_feed(name, desc.type, t)
+            if is_sparse(t):  # no tensor desc to check dtype / shape against
+                return t
         if desc is not None and desc.type is VarType.SELECTED_ROWS and not is_selected_rows(t):
             raise FeedError(f"feed `{name}` is a SELECTED_ROWS variable: feed a SelectedRows "
                             "(fluid_compat.selected_rows(rows, height, value)), got a dense "
@@ -478,11 +485,29 @@ class Executor:
         return t
 
 
+_SPARSE_VARS = {VarType.SPARSE_COO: SparseCooTensor, VarType.SPARSE_CSR: SparseCsrTensor}
+
+
+def _check_sparse_feed(name: str, var_type, t: DenseTensor) -> None:
+    """A SPARSE_COO / SPARSE_CSR variable takes that tensor kind, and only it takes one."""
+    want = _SPARSE_VARS.get(var_type)
+    if want is not None and type(t) is not want:
+        maker = "sparse_coo_tensor" if want is SparseCooTensor else "sparse_csr_tensor"
+        raise FeedError(f"feed `{name}` is a {var_type.name} variable: feed a {want.__name__} "
+                        f"(fluid_compat.{maker}(...)), got a {type(t).__name__}.")
+    if want is None and is_sparse(t):
+        raise FeedError(f"feed `{name}` is a {var_type.name} variable, but a "
+                        f"{type(t).__name__} was fed (feed it to a SPARSE_COO / SPARSE_CSR "
+                        "variable).")
+
+
 def _feed_signature(t: DenseTensor | LoDTensorArray) -> tuple:
     """What a plan depends on in a feed: dtype, rank and place (a tensor array: its length
     and its steps' ones)."""
     if isinstance(t, LoDTensorArray):
         return ("array", tuple(_feed_signature(s) for s in t))
+    if is_sparse(t):  # the tensor kind chooses the kernels
+        return type(t).__name__, t.dtype, len(t.dims), t.place
     return t.dtype, len(t.dims), t.place
 
 

@@ -98,7 +98,7 @@ def import_order(package: str, modules: tuple[str, ...]) -> list[str]:
         if short in seen:
             return
         seen.add(short)
-        path = where / f"{short}.py"
+        path = where / f"{short.replace('.', '/')}.py"  # "sparse.unary": a sub-package's module
         if not path.is_file():  # a sub-package
             path = where / short / "__init__.py"
         for dep in _sibling_imports(package, path, listed - {short}):
@@ -207,7 +207,10 @@ def render() -> dict[Path, str]:
     out = subprocess.run([sys.executable, __file__, "--collect"], env=env, check=True,
                          capture_output=True, text=True, cwd=REPO).stdout
     found = json.loads(out.splitlines()[-1])
-    short = {kind: {n: [m.rpartition(".")[2] for m in mods] for n, mods in found[kind].items()}
+    # module names relative to their package ("sparse.unary" for a sub-package's module)
+    prefix = {"phi": "phi.kernels.", "fluid": "fluid_compat.operators.fluid_kernels."}
+    short = {kind: {n: [m.removeprefix(prefix[kind]) for m in mods]
+                    for n, mods in found[kind].items()}
              for kind in ("phi", "fluid")}
     docs = {
         "phi": {"kernels": short["phi"], "flags": found["flags"]},

@@ -23,6 +23,7 @@ from argmap.irregular import (
     random,
     reduction,
     selected_rows,
+    sparse,
 )
 from argmap.irregular import grad_manip
 from argmap.registry import MappingFamily
@@ -39,5 +40,6 @@ FAMILIES: tuple[MappingFamily, ...] = (
     random.FAMILY,
     reduction.FAMILY,
     selected_rows.FAMILY,
+    sparse.FAMILY,
     grad_manip.FAMILY,
 )

@@ -43,7 +43,7 @@ def make_operator(index: int, op_desc, where: str = "", *, pins=None, shadow=Non
     bind = getattr(op, "bind_block", None)
     if bind is not None:
         bind(op_desc.block, label, pins=pins, shadow=shadow)
-    check_implemented(op, label)
+    check_implemented(op, label, op_desc.block)
     if isinstance(op, OperatorWithKernel):
         op.index = index
         op.pin = resolve_pin(op.type, pins)
@@ -53,7 +53,9 @@ def make_operator(index: int, op_desc, where: str = "", *, pins=None, shadow=Non
     return op
 
 
-def check_implemented(op, label: str) -> None:
+def check_implemented(op, label: str, block=None) -> None:
+    """Refuse an op that nothing implements; ``block`` (the op's BlockDesc) lets the mapping
+    see its variables' declared types (a sparse op's kernel depends on SPARSE_COO / _CSR)."""
     if not isinstance(op, OperatorWithKernel):
         return  # an operator class with its own run_impl
     if has_fluid_kernel(op.type):
@@ -62,7 +64,7 @@ def check_implemented(op, label: str) -> None:
     if reason is not None:
         raise Unavailable(unavailable_message(label, reason) + " Nothing was run.")
     if argmap.has_compatible_phi_kernel(op.type):
-        sig = argmap.get_kernel_signature(op.type, CompileTimeArgumentMappingContext(op))
+        sig = argmap.get_kernel_signature(op.type, CompileTimeArgumentMappingContext(op, block))
         if sig is not None and kernel_factory().has_kernel(sig.name):
             return
     raise Unimplemented(

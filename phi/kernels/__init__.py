@@ -99,6 +99,28 @@ MODULES: tuple[str, ...] = (
     "grad_activation",  # activation / unary-math grads (issue 13)
     "grad_manip",  # grad kernels of the shape / data-movement ops
     "grad_index",  # grad kernels of the indexing / sorting ops
+    # the sparse tensor kernels (sub-package phi/kernels/sparse/), each module after those it
+    # imports
+    "sparse.unary",
+    "sparse.elementwise",
+    "sparse.creation",
+    "sparse.manipulation",
+    "sparse.conv",
+    "sparse.pool",
+    "sparse.batch_norm",
+    "sparse.softmax",
+    "sparse.matmul",
+    # oneDNN kernels (ONEDNN backend): the fused ops of Paddle Inference's CPU passes
+    "onednn_post_ops",  # their activation post-ops and fused reshapes (registers nothing)
+    "fused_conv2d",  # fused_conv2d, fused_conv3d
+    "fused_matmul",
+    "fused_elementwise",  # fused_elementwise_add / _sub / _mul / _div
+    "fused_softplus",
+    "fused_transpose",
+    "dequantize",
+    "hard_shrink",  # hard_shrink
+    "determinant",  # determinant and its grad
+    "graph_reindex",  # graph_reindex
 )
 """Every kernel module, in the order a full load imports them (a new module goes here, then
 ``python tools/gen_kernel_index.py`` regenerates the index)."""

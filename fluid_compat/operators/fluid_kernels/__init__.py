@@ -57,6 +57,7 @@ MODULES: tuple[str, ...] = (
     "lod_rank_table",  # lod_rank_table, max_sequence_len, reorder_..._by_rank, shrink_rnn_memory
     "lod_tensor_array_conversion",  # lod_tensor_to_array, array_to_lod_tensor
     "split_merge_lod_tensor",  # split_lod_tensor, merge_lod_tensor(_infer)
+    "sparse_ops",  # the sparse ops' expected kernel type (sparse_full_like)
 )
 """Every fluid kernel module, in the order a full load imports them (a new module goes here,
 then ``python tools/gen_kernel_index.py`` regenerates the index)."""
