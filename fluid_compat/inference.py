@@ -308,7 +308,6 @@ _ACCEPTED = {
     "enable_onnxruntime": ("enable_onnxruntime", "ONNX Runtime"),
     "enable_opencl": ("use_opencl", "OpenCL"),
     "enable_ort_optimization": ("ort_optimization", "ONNX Runtime graph optimisation"),
-    "enable_profile": ("enable_profile", "Paddle's profiler"),
     "enable_quantizer": ("mkldnn_quantizer", "oneDNN post-training quantizer"),
     "enable_save_optim_model": ("save_optimized_model", "saving the optimised program"),
     "enable_tensorrt_dla": ("tensorrt_dla", "TensorRT DLA"),
@@ -360,7 +359,6 @@ _STORED = {
     "switch_specify_input_names": ("specify_input_name",
                                    lambda a, k: bool(a[0] if a else k.get("x", True))),
     "switch_ir_debug": ("ir_debug", lambda a, k: bool(a[0] if a else k.get("x", True))),
-    "enable_profile": ("enable_profile", lambda a, k: True),
     "enable_save_optim_model": ("save_optimized_model",
                                 lambda a, k: bool(a[0] if a else k.get("save_optimized_model",
                                                                         False))),
@@ -624,6 +622,13 @@ class Config:
         return self._threads
 
     # -- IR optimisation: the executor's fusion passes -------------------------------------
+    def enable_profile(self) -> None:
+        """Each predictor made from this config profiles its runs (fluid_compat.profiler):
+        ``predictor.profiler.summary()``, ``predictor.profiler.export_chrome_trace(path)``."""
+        self._values["enable_profile"] = True
+        self._calls["enable_profile"] = ("true", ("each predictor's runs are profiled: "
+                                                 "predictor.profiler"))
+
     def switch_ir_optim(self, x: bool = True) -> None:
         """Off: the predictor sets every fusion pass's ``FLAGS_`` switch to 0 (process-wide:
         ops run one by one; results are the same bits, see fluid_compat.operators.fusion).
@@ -1022,6 +1027,12 @@ class Predictor:
         self._lock = threading.Lock()
         self._inputs = {n: Tensor(n, self, True) for n in _shared.inputs}
         self._outputs = {n: Tensor(n, self, False) for n in _shared.outputs}
+        #: with Config.enable_profile(): this predictor's runs, op by op (a clone has its own)
+        self.profiler = None
+        if config._values.get("enable_profile"):
+            from fluid_compat.profiler import Profiler
+
+            self.profiler = Profiler()
 
     def __repr__(self) -> str:
         return (f"Predictor({self._config._describe_model()!r}, inputs {self._shared.inputs}, "
@@ -1092,8 +1103,14 @@ class Predictor:
                                       f"{len(names)}: {names}.")
             feed = {n: _array_of(v, n) for n, v in zip(names, values, strict=True)}
         shared = self._shared
-        tensors = shared.executor.run(shared.program, feed=feed, fetch_list=shared.outputs,
-                                      scope=shared.scope, return_numpy=False)
+        if self.profiler is not None:
+            self.profiler.start()
+        try:
+            tensors = shared.executor.run(shared.program, feed=feed, fetch_list=shared.outputs,
+                                          scope=shared.scope, return_numpy=False)
+        finally:
+            if self.profiler is not None:
+                self.profiler.stop()
         with self._lock:
             for name, t in zip(shared.outputs, tensors, strict=True):
                 self._outputs[name]._value = t

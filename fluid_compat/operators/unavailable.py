@@ -28,6 +28,8 @@ READER = "needs Paddle's reader threads and queues"
 PY_FUNC = "calls a Python function of the process that built the program"
 KERNEL_DROPPED = "lost its kernels in Paddle 2.6.2"
 PIPELINE_TRAINER = "runs only inside Paddle's pipeline trainer"
+SPARSE_GPU = "has sparse kernels on GPUs only in Paddle 2.6.2"
+SPARSE_NO_CPU = "has a CPU sparse kernel that only raises in Paddle 2.6.2"
 
 _WHY = {
     KERNEL_DROPPED: "Paddle 2.6.2 still declares it (an OperatorWithKernel) but its wheel "
@@ -38,6 +40,11 @@ _WHY = {
                       "Paddle's pipeline trainer (SectionWorker) makes under the scope it runs "
                       "in; under an Executor that scope has no such kids and Paddle fails with "
                       "\"number of micro scopes (0) should be equal to number of micro batches\"",
+    SPARSE_GPU: "Paddle 2.6.2 registers its kernels (acos_coo / acosh_coo, fused_attention_csr, "
+                "sync_batch_norm_coo ...) for GPUs only; its CPU build has none",
+    SPARSE_NO_CPU: "Paddle 2.6.2's CPU kernels of the sparse products (matmul_csr_dense, "
+                   "masked_matmul_csr, mv_coo / mv_csr, addmm_coo_dense ...) only raise "
+                   "Unimplemented (\"Not support CPU kernel\"); they run on GPUs",
     PROCESS_GROUP: "it exchanges tensors with other ranks through the communicator of its "
                    "ring_id, which one process does not have (Paddle fails the same way "
                    "without init_parallel_env)",
@@ -136,6 +143,12 @@ UNAVAILABLE: dict[str, str] = {
     "py_func": PY_FUNC,
     # the small OperatorBase family: Paddle-made cases in tools/fixtures/gen_operator_base_cases.py
     "fill": KERNEL_DROPPED,
+    # the sparse family: kernels Paddle 2.6.2 registers for GPUs only, and CPU kernels that
+    # only raise ("Not support CPU kernel of 'sparse.matmul' now")
+    **dict.fromkeys(("sparse_acos", "sparse_acosh", "sparse_fused_attention",
+                     "sparse_sync_batch_norm"), SPARSE_GPU),
+    **dict.fromkeys(("sparse_matmul", "sparse_masked_matmul", "sparse_mv", "sparse_addmm"),
+                    SPARSE_NO_CPU),
     "copy_cross_scope": PIPELINE_TRAINER,
 }
 

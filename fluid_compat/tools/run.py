@@ -45,6 +45,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="run this many times (planned re-runs); prints the first run's and the "
                         "steady-state latency")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    p.add_argument("--profile", action="store_true",
+                   help="time every op: per op type and the slowest ops, first run and steady "
+                        "state apart (with --repeat N)")
+    p.add_argument("--profile-json", type=Path, metavar="FILE",
+                   help="write a Chrome trace-event file of the profiled runs (chrome://tracing "
+                        "or ui.perfetto.dev): one event per op with its kernel and input shapes")
     add_pin_argument(p)
     p.add_argument("--dataset", type=Path, metavar="PATH",
                    help="batch inference over a directory of row files (<row>.npy for a "
@@ -330,6 +336,11 @@ def main_run(args: argparse.Namespace) -> int:
     if repeat < 1:
         print(f"fluid-compat run: --repeat expects a count >= 1, got {repeat}", file=sys.stderr)
         return 2
+    profiling = args.profile or args.profile_json is not None
+    if profiling:
+        from fluid_compat.profiler import Profiler
+
+        profiler = Profiler()
     try:
         place = to_place(args.place)
         scope = Scope()
@@ -355,6 +366,8 @@ def main_run(args: argparse.Namespace) -> int:
         bar = _progress(n_ops * repeat, tty, label="ops")
         outs = []
         times = []
+        if profiling:
+            profiler.start()
         for i in range(repeat):
             start = time.perf_counter()
             fetched = exe.run(program, feed=feed, fetch_list=fetch_names, scope=scope,
@@ -367,6 +380,9 @@ def main_run(args: argparse.Namespace) -> int:
     except PhiError as exc:
         print(f"fluid-compat run: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if profiling:
+            profiler.stop()
     print(f"model: {files}  ({len(program.desc.global_block.ops)} ops in block 0, place "
           f"{place})")
     for i, (name, out) in enumerate(zip(fetch_names, outs, strict=True)):
@@ -379,6 +395,16 @@ def main_run(args: argparse.Namespace) -> int:
         print(f"fused: {s.fused_ops} ops ran as {s.fused_steps} fused steps "
               "(each kind's FLAGS_fuse_* flag set to 0 runs its ops one by one)")
     print(_latency_line(times))
+    if args.profile:
+        print(profiler.summary())
+    if args.profile_json is not None:
+        try:
+            path = profiler.export_chrome_trace(args.profile_json)
+        except OSError as exc:
+            print(f"fluid-compat run: cannot write --profile-json {args.profile_json}: "
+                  f"{exc.strerror}", file=sys.stderr)
+            return 1
+        print(f"wrote a Chrome trace of {len(profiler.events)} op events to {path}")
     if pins:
         print("pins: " + ", ".join(f"{k}={v}" for k, v in pins.items()))
     if exe.shadow_report is not None:

@@ -8,6 +8,8 @@ operand at ``axis`` first (``_align``).  Integer results wrap on overflow.
 
 from __future__ import annotations
 
+import numpy as np
+
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument, PreconditionNotMet
 from phi.core.kernel import Tensor
@@ -129,6 +131,10 @@ def atan2(ctx, x: Tensor, y: Tensor) -> Tensor:
     via = {DataType.INT32: DataType.FLOAT32, DataType.INT64: DataType.FLOAT32}.get(dtype)
     if via is not None:
         x, y = ctx.astype(x, via), ctx.astype(y, via)
+        if xp is np:  # atan2f itself, one value at a time: integer atan2 is rare and small
+            from phi.kernels.cpu_random import libm_atan2
+
+            return ctx.astype(libm_atan2(x, y), DataType.FLOAT64)
     with quiet(xp):
         out = xp.arctan2(x, y)
     return as_array(xp, out if via is None else ctx.astype(out, DataType.FLOAT64))

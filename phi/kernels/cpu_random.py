@@ -23,7 +23,8 @@ import numpy as np
 
 from phi import flags
 
-__all__ = ["MT19937_64", "engine_for", "global_engine", "libm_exp", "libm_log", "libm_pow",
+__all__ = ["MT19937_64", "engine_for", "global_engine", "libm_atan2", "libm_exp", "libm_log",
+           "libm_pow",
            "normal", "seed_seq_engine", "seed_seq_generate", "uniform_int", "uniform_real"]
 
 _N, _M = 312, 156
@@ -122,6 +123,22 @@ def libm_log(x: np.ndarray) -> np.ndarray:
 def libm_exp(x: np.ndarray) -> np.ndarray:
     """std::exp of each value in x's dtype (expf / exp of the C library), as libm_log."""
     return _libm_unary("exp", x, np.exp)
+
+
+def libm_atan2(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """std::atan2(y, x) of each pair in the arrays' dtype (atan2f / atan2 of the C library;
+    numpy's SIMD arctan2 differs from it in the last bit of some values on AVX-512 CPUs)."""
+    y, x = np.broadcast_arrays(np.asarray(y), np.asarray(x))
+    lib = _libm()
+    if lib is None or y.dtype not in (np.float32, np.float64) or x.dtype != y.dtype:
+        return np.arctan2(y, x)
+    c = ctypes.c_float if y.dtype == np.float32 else ctypes.c_double
+    fn = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"),
+                 "atan2f" if y.dtype == np.float32 else "atan2")
+    fn.restype, fn.argtypes = c, [c, c]
+    out = [fn(a, b) for a, b in zip(y.reshape(-1).tolist(), x.reshape(-1).tolist(),
+                                      strict=True)]
+    return np.array(out, y.dtype).reshape(y.shape)
 
 
 def libm_pow(x, y, dtype):

@@ -16,7 +16,11 @@ from fluid_compat.framework.program_desc import ProgramDesc
 from phi.core.errors import InvalidArgument, NotFound
 
 TRAIN = Path(__file__).resolve().parents[1] / "fixtures" / "train"
-MODELS = sorted(p.name for p in TRAIN.iterdir() if (p / "backward.pdmodel").is_file())
+#: training programs with loops or conditions: the bridge's append_backward refuses them
+#: (test_training.py checks the refusal and that Paddle's own backward pass runs here)
+CONTROL_FLOW = ("while_rnn_sgd", "cond_mlp_sgd")
+MODELS = sorted(p.name for p in TRAIN.iterdir() if (p / "backward.pdmodel").is_file()
+                and p.name not in CONTROL_FLOW)
 
 
 def _sig(op):

@@ -133,3 +133,42 @@ def test_profiled_outputs_equal_unprofiled_ones(model):
         timed = exe.run(program, feed=feed, fetch_list=fetches, scope=scope)
     for a, b in zip(plain, timed, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+def test_a_predictor_with_enable_profile_profiles_its_runs(tmp_path):
+    from fluid_compat import inference
+
+    config = inference.Config(str(MODELS / "lenet" / "inference"))
+    config.enable_profile()
+    predictor = inference.create_predictor(config)
+    x = np.load(MODELS / "lenet" / f"input_{predictor.get_input_names()[0]}.npy")
+    for _ in range(3):
+        predictor.run([x])
+    first, steady = predictor.profiler.run_times_ms()
+    assert len(first) == 1 and len(steady) == 2
+    assert "per op type, steady state:" in predictor.profiler.summary()
+    assert "enable_profile" in config.summary()
+    plain = inference.create_predictor(inference.Config(str(MODELS / "lenet" / "inference")))
+    assert plain.profiler is None and current() is None
+
+
+def test_run_profile_on_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    trace = tmp_path / "trace.json"
+    done = subprocess.run([sys.executable, "-m", "fluid_compat.cli", "run",
+                           str(MODELS / "lenet" / "inference"), "--repeat", "3", "--profile",
+                           "--profile-json", str(trace)], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "per op type, first run:" in done.stdout and "slowest ops" in done.stdout
+    assert "Traceback" not in done.stderr
+    doc = json.loads(trace.read_text())
+    assert sum(e["cat"] == "run" for e in doc["traceEvents"]) == 3
+    bad = subprocess.run([sys.executable, "-m", "fluid_compat.cli", "run",
+                          str(MODELS / "lenet" / "inference"), "--profile-json",
+                          str(tmp_path / "no" / "such" / "dir" / "t.json")],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 1 and "cannot write --profile-json" in bad.stderr
+    assert "Traceback" not in bad.stderr

@@ -157,9 +157,9 @@ def test_gelu_same_bits_as_numpy(calls, dtype):
     with np.errstate(all="ignore"):
         fast, slow = both(gelu, CTX, x, False)
     assert calls == {"gelu_erf": 1}
-    # numpy's float64 exp is the C library's on CPUs without AVX-512 (this project's machines):
-    # the same bits; elsewhere numpy's own SIMD exp may round an ulp apart
-    np.testing.assert_array_max_ulp(fast, slow, maxulp=1)
+    # numpy's float64 exp is the C library's on CPUs without AVX-512: the same bits; with
+    # AVX-512 numpy's own SIMD exp rounds apart (6 ulp seen in float64 on such a machine)
+    np.testing.assert_array_max_ulp(fast, slow, maxulp=1 if dtype == np.float32 else 8)
     assert np.isnan(fast.ravel()[-9]) and fast.ravel()[-8] == np.inf
     assert np.signbit(fast.ravel()[-5])  # gelu(-0.0) = -0.0
 
