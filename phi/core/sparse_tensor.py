@@ -34,18 +34,10 @@ __all__ = ["SparseCooTensor", "SparseCsrTensor", "is_sparse", "is_sparse_coo", "
            "sparse_coo_tensor", "sparse_csr_tensor"]
 
 
-class SparseCooTensor(DenseTensor):
-    """indices (int64 [sparse_dim, nnz]), values ([nnz, *dense dims]), the dense shape and the
-    coalesced flag."""
+class _SparseTensor(DenseTensor):
+    """What both sparse kinds share: ``values`` is the stored data, ``dims`` the dense shape."""
 
-    __slots__ = ("coalesced", "dense_shape", "indices")
-
-    def __init__(self, indices, values, dims, coalesced: bool = False,
-                 dtype: DataType | None = None, place: Place = CPU_PLACE) -> None:
-        super().__init__(values, dtype, place, DataLayout.SPARSE_COO)
-        self.indices = indices
-        self.dense_shape = tuple(int(d) for d in dims)
-        self.coalesced = bool(coalesced)
+    __slots__ = ("dense_shape",)
 
     @property
     def values(self):
@@ -56,6 +48,20 @@ class SparseCooTensor(DenseTensor):
         return self.dense_shape
 
     shape = dims
+
+
+class SparseCooTensor(_SparseTensor):
+    """indices (int64 [sparse_dim, nnz]), values ([nnz, *dense dims]), the dense shape and the
+    coalesced flag."""
+
+    __slots__ = ("coalesced", "indices")
+
+    def __init__(self, indices, values, dims, coalesced: bool = False,
+                 dtype: DataType | None = None, place: Place = CPU_PLACE) -> None:
+        super().__init__(values, dtype, place, DataLayout.SPARSE_COO)
+        self.indices = indices
+        self.dense_shape = tuple(int(d) for d in dims)
+        self.coalesced = bool(coalesced)
 
     @property
     def nnz(self) -> int:
@@ -93,10 +99,10 @@ class SparseCooTensor(DenseTensor):
                 f"coalesced={self.coalesced})")
 
 
-class SparseCsrTensor(DenseTensor):
+class SparseCsrTensor(_SparseTensor):
     """crows, cols (int64), values (1-D) and the dense shape (2-D or batched 3-D)."""
 
-    __slots__ = ("cols", "crows", "dense_shape")
+    __slots__ = ("cols", "crows")
 
     def __init__(self, crows, cols, values, dims, dtype: DataType | None = None,
                  place: Place = CPU_PLACE) -> None:
@@ -104,16 +110,6 @@ class SparseCsrTensor(DenseTensor):
         self.crows = crows
         self.cols = cols
         self.dense_shape = tuple(int(d) for d in dims)
-
-    @property
-    def values(self):
-        return self.data
-
-    @property
-    def dims(self) -> tuple[int, ...]:
-        return self.dense_shape
-
-    shape = dims
 
     @property
     def nnz(self) -> int:
