@@ -159,6 +159,10 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
                 note = f"phi kernel `{base}` exists; the op needs an OpProto (opmakers) to run"
         if not has_proto and name not in known:
             status = "not-described"
+        elif unavailable_reason(name) is not None and not fluid:
+            # refused at plan time whatever phi kernels exist (make_operator's rule): the
+            # sparse products, whose CPU kernels only raise in Paddle too
+            status, note = "unavailable", unavailable_reason(name)
         elif phi_names and fluid:
             status = "both"
         elif phi_names:
