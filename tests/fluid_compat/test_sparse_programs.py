@@ -261,3 +261,15 @@ def test_a_plan_is_reused_across_runs_and_new_point_counts():
     fewer = {"indices": feed["indices"][:, :1], "values": feed["values"][:1]}
     (out,) = exe.run(program, feed=fewer, fetch_list=fetches, scope=scope)
     assert out.shape == first.shape and np.count_nonzero(out) <= np.count_nonzero(first)
+
+
+def test_saving_a_sparse_variable_is_refused_as_paddle_refuses_it(tmp_path):
+    """Paddle 2.6.2 has no save kernel for SPARSE_COO: the bridge's save must not write the
+    stored values alone as if they were the tensor."""
+    from fluid_compat import run_op
+
+    x = sparse_coo_tensor([[0, 1], [1, 2]], np.array([0.5, 0.25], "float32"), [2, 3])
+    path = tmp_path / "x.pdtensor"
+    with pytest.raises(PhiError, match=r"save: .* holds a SparseCooTensor.*no save kernel"):
+        run_op("save", {"X": x}, {"file_path": str(path)})
+    assert not path.exists()

@@ -12,6 +12,7 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument, NotFound, PreconditionNotMet, Unimplemented
 from phi.core.selected_rows import SelectedRows, is_selected_rows
+from phi.core.sparse_tensor import is_sparse
 from phi.core.tensor import DenseTensor
 from phi.kernels.cpu_random import engine_for
 from phi.kernels.funcs import cast_array
@@ -84,6 +85,11 @@ class SaveKernel(FluidKernel):
         t = ctx.input("X")
         if t is None or t.data is None:
             raise NotFound("save: The variable to be saved is not initialized.")
+        if is_sparse(t):  # Paddle 2.6.2 has no save kernel for them either
+            raise Unimplemented(f"save: `{ctx.op.inputs['X'][0]}` holds a {type(t).__name__}; "
+                                "Paddle 2.6.2 registers no save kernel for sparse tensors "
+                                "(\"There are no kernels which are registered in the save "
+                                "operator\"): save its to_dense() instead.")
         array = _as_fp16(ctx, _host(ctx, t), ctx.attr("save_as_fp16"))
         if is_selected_rows(t):  # Paddle's save_sr: rows, height, then the value
             _write(path, selected_rows_to_bytes(t.rows, t.height, array))
