@@ -122,3 +122,24 @@ def test_dirichlet_refuses_an_alpha_paddle_would_loop_on_forever(paddle_seed):
         run_op("dirichlet", {"Alpha": [np.array([1.0, -2.0], np.float32)]})
     with pytest.raises(PhiError, match="at least -2/3"):
         run_op("dirichlet", {"Alpha": [np.array([np.nan, 1.0], np.float64)]})
+
+
+def test_the_compiled_libm_loops_give_the_c_librarys_bits():
+    """Large arrays take numba loops over math.log / math.exp: they must equal the C library's
+    logf / log / expf / exp, value by value (the ctypes path small arrays take)."""
+    import importlib.util
+
+    from phi.kernels import cpu_random
+
+    if importlib.util.find_spec("numba") is None or cpu_random._compiled_libm() is None:
+        pytest.skip("numba is not installed (or FLAGS_kernel_numba is off)")
+    rng = np.random.default_rng(3)
+    for dtype in (np.float32, np.float64):
+        x = np.concatenate([rng.uniform(1e-6, 1, 40000), rng.uniform(1, 1e6, 1000),
+                            [1.0, 0.5, 1e-30, np.inf]]).astype(dtype)
+        for name in ("log", "exp"):
+            arg = x if name == "log" else (np.log(x) * dtype(0.5)).astype(dtype)
+            fast = cpu_random._libm_unary(name, arg, None)
+            slow = cpu_random._libm_unary(name, arg[:cpu_random._COMPILED_MIN - 1], None)
+            assert fast.dtype == dtype
+            np.testing.assert_array_equal(fast[:slow.size], slow)
