@@ -9,11 +9,14 @@ from phi.infermeta._utils import set_meta
 __all__ = ["matrix_nms_infer_meta", "multiclass_nms3_infer_meta", "nms_infer_meta"]
 
 
-def _check(op, bboxes, scores) -> None:
+def _check(op, bboxes, scores, polygons: bool = False) -> None:
     if len(scores.dims) not in (2, 3) or len(bboxes.dims) != 3:
         raise InvalidArgument(f"{op}: BBoxes must be 3-D and Scores 2-D or 3-D, got dims "
                               f"{list(bboxes.dims)} and {list(scores.dims)}.")
-    if bboxes.dims[2] not in (4, -1):
+    if polygons and bboxes.dims[2] not in (4, 8, 16, 24, 32, -1):
+        raise InvalidArgument(f"{op}: the last dim of BBoxes must be 4 (a box) or 8 / 16 / 24 / "
+                              f"32 (a polygon's coordinates), got {list(bboxes.dims)}.")
+    if not polygons and bboxes.dims[2] not in (4, -1):
         raise InvalidArgument(f"{op}: the last dim of BBoxes must be 4, got "
                               f"{list(bboxes.dims)}.")
 
@@ -22,8 +25,9 @@ def multiclass_nms3_infer_meta(bboxes, scores, rois_num, score_threshold, nms_to
                                keep_top_k, nms_threshold, normalized, nms_eta,
                                background_label, out, index, nms_rois_num) -> None:
     """Out [-1, 6], Index [-1, 1] int32, NmsRoisNum [-1] int32."""
-    _check("multiclass_nms3", bboxes, scores)
-    set_meta(out, (-1, 6), bboxes.dtype)
+    _check("multiclass_nms3", bboxes, scores, polygons=True)
+    box = bboxes.dims[2]
+    set_meta(out, (-1, box + 2 if box > 0 else -1), bboxes.dtype)
     set_meta(index, (-1, 1), DataType.INT32)
     set_meta(nms_rois_num, (-1,), DataType.INT32)
 

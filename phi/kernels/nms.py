@@ -16,8 +16,8 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 
-__all__ = ["greedy_nms", "jaccard", "matrix_nms", "multiclass_nms3", "multiclass_nms_batch", "nms",
-           "partial_sort"]
+__all__ = ["greedy_nms", "greedy_poly_nms", "jaccard", "matrix_nms", "multiclass_nms3",
+           "multiclass_nms_batch", "nms", "partial_sort"]
 
 _F = ["float32", "float64"]
 
@@ -117,13 +117,31 @@ def greedy_nms(boxes, nms_threshold, eta, normalized: bool) -> list[int]:
     return kept
 
 
+def greedy_poly_nms(boxes, nms_threshold, eta) -> list[int]:
+    """greedy_nms for polygons (8 / 16 / 24 / 32 coordinates): Paddle's PolyIoU, one pair at a
+    time (``normalized`` plays no part for polygons in Paddle)."""
+    from phi.kernels.poly_overlap import poly_iou
+
+    real = boxes.dtype.type
+    threshold, eta = real(nms_threshold), real(eta)
+    kept: list[int] = []
+    for i in range(len(boxes)):
+        if all(poly_iou(boxes[i], boxes[k]) <= threshold for k in kept):
+            kept.append(i)
+            if eta < 1 and threshold > 0.5:
+                threshold = real(threshold * eta)
+    return kept
+
+
 def _nms_fast(boxes, scores, score_threshold, nms_threshold, eta, top_k, normalized):
     """Paddle's NMSFast: the candidates above score_threshold in score order (at most top_k),
-    then greedy_nms."""
+    then greedy_nms (boxes) or greedy_poly_nms (polygons)."""
     order = _sorted_above(scores, score_threshold, top_k)
     if not order:
         return []
-    kept = greedy_nms(boxes[np.asarray(order)], nms_threshold, eta, normalized)
+    cand = boxes[np.asarray(order)]
+    kept = (greedy_nms(cand, nms_threshold, eta, normalized) if cand.shape[-1] == 4
+            else greedy_poly_nms(cand, nms_threshold, eta))
     return [order[i] for i in kept]
 
 
@@ -155,7 +173,8 @@ def _one_image(boxes, scores, class_boxes: bool, attrs) -> list[tuple[int, int]]
 
 
 def multiclass_nms_batch(bboxes, scores, starts, attrs):
-    """Every image: (rows [label, score, x1, y1, x2, y2], indices, counts).
+    """Every image: (rows [label, score, x1, y1, x2, y2] (a polygon's coordinates for 8 / 16 /
+    24 / 32-coordinate boxes), indices, counts).
 
     3-D form: bboxes [N, M, 4], scores [N, C, M], ``starts`` None.  LoD / RoisNum form: bboxes
     [M, C, 4], scores [M, C], ``starts`` the images' box offsets.
@@ -184,7 +203,7 @@ def multiclass_nms_batch(bboxes, scores, starts, attrs):
                 rows.append([c, s[c, i], *b[i]])
                 index.append(offset + i)
         counts.append(len(kept))
-    out = np.asarray(rows, bboxes.dtype).reshape(-1, 6)
+    out = np.asarray(rows, bboxes.dtype).reshape(-1, 2 + bboxes.shape[-1])
     return out, np.asarray(index, np.int32).reshape(-1, 1), counts
 
 
