@@ -7,6 +7,7 @@ across classes; matrix NMS with linear / gaussian decay; plain NMS over boxes in
 
 from __future__ import annotations
 
+import functools
 from itertools import pairwise
 
 import numpy as np
@@ -76,14 +77,63 @@ class _IoURows:
         return iou
 
 
+#: candidates from which greedy_nms takes the compiled loop (when numba imports)
+_COMPILED_MIN = 32
+
+
+@functools.cache
+def _compiled_greedy():
+    """Paddle's NMSFast loop compiled by numba (no fast-math: the same float operations in the
+    same order as its C++, so the same keep decisions as the numpy path; tests compare the
+    two on random, degenerate and tied boxes); None without numba or with
+    FLAGS_kernel_numba off."""
+    try:
+        from phi import flags
+
+        if not flags.FLAGS["FLAGS_kernel_numba"]:
+            return None
+        import numba
+    except Exception:  # numba missing or broken: the numpy path
+        return None
+
+    @numba.njit(cache=True, nogil=True, error_model="numpy")  # 0 / 0 is NaN, as in C++
+    def greedy(x1, y1, x2, y2, area, norm, threshold, eta, out):
+        zero = norm - norm
+        count = 0
+        for i in range(x1.size):
+            keep = True
+            for k in range(count):
+                j = out[k]  # JaccardOverlap(candidate i, kept j)
+                if x1[j] > x2[i] or x2[j] < x1[i] or y1[j] > y2[i] or y2[j] < y1[i]:
+                    overlap = zero
+                else:
+                    iw = min(x2[i], x2[j]) - max(x1[i], x1[j]) + norm
+                    ih = min(y2[i], y2[j]) - max(y1[i], y1[j]) + norm
+                    inter = iw * ih
+                    overlap = inter / (area[i] + area[j] - inter)
+                if not overlap <= threshold:  # Paddle keeps on <=: NaN suppresses
+                    keep = False
+                    break
+            if keep:
+                out[count] = i
+                count += 1
+                if eta < 1 and threshold > 0.5:
+                    threshold = threshold * eta
+        return count
+
+    return greedy
+
+
 def greedy_nms(boxes, nms_threshold, eta, normalized: bool) -> list[int]:
     """Paddle's greedy NMS over ``boxes`` [n, 4] already in candidate order (NMSFast and the
     NMS of generate_proposals, retinanet_detection_output, locality_aware_nms): the positions
     kept.  A candidate is dropped when its IoU with a kept box is above the threshold of the
-    moment (at the threshold it stays); after each kept box the threshold, kept in the boxes'
-    dtype as Paddle keeps it, is multiplied by eta while it is above 0.5.
+    moment (at the threshold it stays; a NaN IoU, of two touching empty boxes, drops it: Paddle
+    keeps on ``IoU <= threshold``); after each kept box the threshold, kept in the boxes' dtype
+    as Paddle keeps it, is multiplied by eta while it is above 0.5.
 
-    Vectorised, same decisions: each kept box computes its IoUs with the candidates once
+    Compiled (numba, `_compiled_greedy`) from _COMPILED_MIN candidates, else vectorised, the
+    same decisions either way: each kept box computes its IoUs with the candidates once
     (`_IoURows`); with a fixed threshold (eta 1) those above it are suppressed at once, with
     eta < 1 each candidate is tested at its own turn against the kept boxes' rows."""
     n = len(boxes)
@@ -92,6 +142,13 @@ def greedy_nms(boxes, nms_threshold, eta, normalized: bool) -> list[int]:
     ious = _IoURows(boxes, normalized)
     real = ious.area.dtype.type
     threshold, eta = real(nms_threshold), real(eta)
+    loop = _compiled_greedy() if n >= _COMPILED_MIN else None
+    if loop is not None:
+        out = np.empty(n, dtype=np.intp)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            count = loop(ious.x1, ious.y1, ious.x2, ious.y2, ious.area, ious.norm, threshold,
+                         eta, out)
+        return out[:count].tolist()
     if eta >= 1:
         suppressed = np.zeros(n, dtype=bool)
         selected = []
@@ -99,14 +156,14 @@ def greedy_nms(boxes, nms_threshold, eta, normalized: bool) -> list[int]:
             if suppressed[i]:
                 continue
             selected.append(i)
-            if i + 1 < n:
-                suppressed[i + 1:] |= ious.row(i, slice(i + 1, n)) > threshold
+            if i + 1 < n:  # Paddle keeps a candidate on IoU <= threshold (NaN suppresses)
+                suppressed[i + 1:] |= ~(ious.row(i, slice(i + 1, n)) <= threshold)
         return selected
     rows = np.zeros((min(n, 64), n), dtype=ious.area.dtype)  # row k: kept box k vs all
     kept: list[int] = []
     for i in range(n):
         count = len(kept)
-        if count and (rows[:count, i] > threshold).any():
+        if count and not (rows[:count, i] <= threshold).all():
             continue
         if count == rows.shape[0]:
             rows = np.concatenate([rows, np.zeros_like(rows)])
