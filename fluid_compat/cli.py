@@ -5,18 +5,25 @@
                      [--pin OP=SIDE ...] [--shadow]
     fluid-compat train (MAIN.pdmodel | --example) [--startup S.pdmodel] [--feeds F.npz]
                        [--steps N] [--save STATE.npz]   a training program, loss per step
-    fluid-compat ops [OP ...] [--all] [--format table|json|markdown]   migration status per op
+    fluid-compat ops [OP ...] [--all] [--format table|json|markdown] [--wide]
+                                                        migration status per op
     fluid-compat compare (MODEL_PREFIX | --op TYPE --case FILE) [--format table|json]
                                                         fluid vs phi, op by op, on real inputs
     fluid-compat explain (OP_TYPE | MODEL_PREFIX) [--place P] [--dtype T] [--format text|json|dot]
                                                         why each kernel, which transforms
-    fluid-compat kernels [NAME] [--format text|json]   the phi kernel registry
+    fluid-compat kernels [NAME] [--format text|json] [--wide]
+                                                        the phi kernel registry
     fluid-compat inspect MODEL [--params FILE] [--format text|json]
                                                         feeds, fetches, parameters, op types
                                                         and where they run, without running
     fluid-compat demo                                   eager-API demo with its dispatch trace
     fluid-compat argmap-check [OP ...] [-v]             every possible KernelSignature checked
                                                         against the phi kernel registry
+
+Errors go to stderr as ``fluid-compat <command>: <message>`` with a non-zero exit (2: the
+command line or its inputs, 1: the run).  A ``FLAGS_*`` environment variable whose value does
+not parse is such an error; ``GLOG_v`` has no effect (a one-line note says so).  Output cut
+short by its reader (``| head``) ends the command quietly (exit 141).
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ def _cmd_kernels(args: argparse.Namespace) -> int:
         try:
             kernels = factory.kernels_of(args.name)
         except NotFound as exc:
-            print(exc, file=sys.stderr)
+            print(f"fluid-compat kernels: {exc}", file=sys.stderr)
             return 2
         ordered = sorted(kernels.items(),
                          key=lambda kv: (int(kv[0].backend), int(kv[0].layout), int(kv[0].dtype)))
@@ -65,9 +72,12 @@ def _cmd_kernels(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(table, indent=1))
         return 0
-    for name, groups in table.items():
-        parts = "; ".join(f"({g}) [{', '.join(d)}]" for g, d in groups.items())
-        print(f"{name}: {parts}")
+    from fluid_compat.tools.tables import render_table, table_width
+
+    rows = [(name, "; ".join(f"({g}) [{', '.join(d)}]" for g, d in groups.items()))
+            for name, groups in table.items()]
+    print(render_table(("kernel", "(backend, layout) [dtypes]"), rows,
+                       width=table_width(args.wide)))
     print(f"-- {len(names)} kernels, {sum(len(phi.kernel_factory().kernels_of(n)) for n in names)}"
           " keys")
     return 0
@@ -227,10 +237,16 @@ class _HelpFormatter(argparse.HelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser (and its subcommands' parsers) with :class:`_HelpFormatter`."""
+    """An ArgumentParser (and its subcommands' parsers) with :class:`_HelpFormatter`; its
+    errors read ``fluid-compat <command>: <message>`` under that command's usage, the form
+    of every other error of the command line."""
 
     def __init__(self, *args, formatter_class=_HelpFormatter, **kwargs):
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: {message}\n")
 
 
 def _spare_the_collector() -> None:
@@ -281,6 +297,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # name -> parser: `main` reports an option a subcommand does not know with its usage
+    parser.subcommands = sub.choices
 
     def wanted(name: str) -> bool:
         return command is None or command == name
@@ -306,6 +324,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = add("kernels", help="list the phi kernel registry (names and keys)")
     p.add_argument("name", nargs="?", help="one kernel: every key and its argument definition")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--wide", action="store_true",
+                   help="draw the table as wide as its cells need (default: 100 columns)")
     p.set_defaults(func=_cmd_kernels)
     p = add("demo", help="run a few eager-API ops and print their dispatch trace")
     p.set_defaults(func=_cmd_demo)
@@ -359,16 +379,62 @@ def _command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _environment_problems() -> list[str]:
+    """Lines about the environment for stderr: a ``FLAGS_*`` value that does not parse (an
+    error: the command refuses to run on a default the user did not choose), ``GLOG_v``
+    (a note: Paddle's C++ logging has no counterpart here)."""
+    from phi import flags
+
+    lines = [f"fluid-compat: {e}" for e in flags.environment_errors()]
+    glog = os.environ.get("GLOG_v", "").strip()  # noqa: SIM112 - glog's own spelling
+    if glog not in ("", "0"):
+        lines.append(f"fluid-compat: note: GLOG_v={glog} has no effect here (the bridge has no "
+                     "glog); FLAGS_dispatch_trace=1 logs each op's kernel choice, 2 also every "
+                     "lookup step and transform")
+    return lines
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout went away (``fluid-compat ... | head``): end quietly, as a
+    command killed by SIGPIPE does, without Python's report of the failed final flush."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 141  # 128 + SIGPIPE, what a shell shows for such a command
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:  # the program itself (console script, python -m), not a caller's call
         _spare_the_collector()
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(_command_of(argv))
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
+    problems = _environment_problems()
+    for line in problems:
+        print(line, file=sys.stderr)
+    if any(not line.startswith("fluid-compat: note:") for line in problems):
         return 2
-    return int(args.func(args) or 0)
+    try:
+        if argv[:1] == ["argmap-check"]:
+            # its own parser takes every word after it, -h / --help included
+            code = _cmd_argmap_check(argparse.Namespace(rest=argv[1:]))
+        else:
+            command = _command_of(argv)
+            parser = build_parser(command)
+            args, extra = parser.parse_known_args(argv)
+            if extra:
+                # an option the subcommand does not know: the subcommand's usage, not the
+                # top-level one argparse would print
+                sub = parser.subcommands.get(command) if command else None
+                (sub or parser).error(f"unrecognized arguments: {' '.join(extra)}")
+            if not getattr(args, "func", None):
+                parser.print_help()
+                return 2
+            code = int(args.func(args) or 0)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _stdout_closed()
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -3,6 +3,11 @@
 Every flag is read from the environment when it is defined (``FLAGS_dispatch_trace=2 python ...``)
 and can be changed at run time with :func:`set_flags`, as ``paddle.set_flags`` does.  Layers that
 cache decisions depending on a flag subscribe with :func:`on_change`.
+
+An environment value that does not parse (``FLAGS_fuse_conv_bn=maybe``) leaves the flag at its
+default, as Paddle 2.6.2 does, and is recorded: :func:`environment_errors` lists them (the
+``fluid-compat`` command refuses to run with one).  Raising at definition would make importing
+the package, or a kernel module loaded on demand in the middle of a run, fail on it.
 """
 
 from __future__ import annotations
@@ -14,7 +19,8 @@ from phi.core import records
 
 from phi.core.errors import InvalidArgument, NotFound
 
-__all__ = ["FLAGS", "define_flag", "flag", "get_flags", "on_change", "set_flags"]
+__all__ = ["FLAGS", "define_flag", "environment_errors", "flag", "get_flags", "on_change",
+           "set_flags"]
 
 
 @records.frozen
@@ -103,7 +109,32 @@ def define_flag(name: str, type_: type, default: object, doc: str) -> None:
     _LAZY_DEFS.pop(name, None)
     _DEFS[name] = d
     env = os.environ.get(name)
-    FLAGS[name] = _convert(d, env, f"environment variable {name}") if env is not None else default
+    FLAGS[name] = default
+    if env is not None:
+        try:
+            FLAGS[name] = _convert(d, env, f"environment variable {name}")
+        except InvalidArgument:
+            _ENV_ERRORS[name] = f"{name}={env!r} in the environment: {_expected(d)}"
+
+
+def _expected(d: FlagDef) -> str:
+    if d.type is bool:
+        return "a bool is expected (1/0, true/false, yes/no, on/off)"
+    if d.type is int:
+        return "an integer is expected"
+    return f"a {d.type.__name__} is expected"
+
+
+_ENV_ERRORS: dict[str, str] = {}
+
+
+def environment_errors() -> list[str]:
+    """One message per ``FLAGS_*`` environment variable whose value did not parse (the flag
+    kept its default).  Flags of modules not imported yet whose variable is set are defined
+    first, so that every such variable is checked."""
+    for name in [n for n in _LAZY_DEFS if n in os.environ]:
+        _define_lazy(name)
+    return list(_ENV_ERRORS.values())
 
 
 def _lookup(name: str) -> FlagDef:

@@ -186,12 +186,12 @@ class _Recorder(ShadowRecorder):
     moves a progress bar (one tick per op run)."""
 
     def __init__(self, total: int = 0, progress: bool = False) -> None:
-        from fluid_compat.tools.run import _progress
+        from fluid_compat.tools.progress import ProgressBar
 
         super().__init__()
         self.origins: list = []
         self._total = total
-        self._show = _progress(total, progress, "op")
+        self._show = ProgressBar(total, progress, "op")
         self._done = 0
 
     def observe(self, op, *args) -> None:
@@ -204,6 +204,7 @@ class _Recorder(ShadowRecorder):
 
     def finish(self) -> None:
         self._show(self._total)
+        self._show.close()
 
 
 def _op_count(program: Program) -> int:
@@ -358,6 +359,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--place", default="cpu", help="cpu, gpu:0 or a custom device TYPE:0")
     add_pin_argument(p)
     p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--wide", action="store_true",
+                   help="one line per output, as wide as the cells need (default: 100 "
+                        "columns, long cells wrap)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="sweep on Ray: one task per model or case (a local Ray without ADDRESS;"
                         " needs the [ray] extra)")
@@ -407,7 +411,7 @@ def main_sweep(args: argparse.Namespace) -> int:
 
 
 def main_compare(args: argparse.Namespace) -> int:
-    from fluid_compat.tools.run import pins_from_args
+    from fluid_compat.tools.run import pins_from_args, place_from_arg
 
     if args.op is not None and args.case is None:
         print("fluid-compat compare: --op needs --case FILE", file=sys.stderr)
@@ -420,7 +424,12 @@ def main_compare(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
+        place_from_arg(args.place)
         pins = pins_from_args(args.pin)
+    except PhiError as exc:  # the command line's own mistakes
+        print(f"fluid-compat compare: {exc}", file=sys.stderr)
+        return 2
+    try:
         if args.case is not None:
             report = compare_case(args.case, op_type=args.op, place=args.place, pins=pins)
         else:
@@ -433,7 +442,9 @@ def main_compare(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(report.to_dict(), indent=1))
     else:
-        print("\n".join(format_table(report)))
+        from fluid_compat.tools.tables import table_width
+
+        print("\n".join(format_table(report, width=table_width(args.wide))))
     if not report.rows and args.case is not None:
         side = report.one_sided[0][2] if report.one_sided else "no"
         print(f"fluid-compat compare: `{args.op or 'the op'}` has a {side} kernel only: "
@@ -442,7 +453,9 @@ def main_compare(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def format_table(report: CompareReport) -> list[str]:
+def format_table(report: CompareReport, width: int = 100) -> list[str]:
+    """The report as ``compare`` prints it: one table row per compared output (``width``
+    columns in all, long cells wrap), Paddle's recorded outputs, the summary."""
     lines = [f"compare: {report.source}  (place {report.place}; inputs: {report.feed})"]
     header = ("op", "type", "output", "dtype", "kept/other", "max abs", "max rel", "tolerance",
               "result")
@@ -455,10 +468,10 @@ def format_table(report: CompareReport) -> list[str]:
                       f"{r.chosen}/{r.other}{runs}", format_number(r.max_abs),
                       format_number(r.max_rel), r.tolerance, result))
     if len(table) > 1:
-        widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
-        for row in table:
-            cells = [c.ljust(w) for c, w in zip(row, widths, strict=False)]
-            lines.append("  " + "  ".join([*cells, row[-1]]).rstrip())
+        from fluid_compat.tools.tables import render_table
+
+        lines.extend("  " + line for line in
+                     render_table(header, table[1:], width=width - 2).splitlines())
     for ref in report.reference:
         lines.append(f"  Paddle's recorded {ref['var']} ({ref['dtype']}): kept result "
                      f"{'matches' if ref['passed'] else 'DIFFERS'} (max abs "

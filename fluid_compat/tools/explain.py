@@ -381,38 +381,49 @@ def _record_lines(records, complete: bool = True) -> list[str]:
     return lines
 
 
-def _q(text: str) -> str:
-    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def _label(text: str) -> str:
+    """A DOT label: graphviz quotes it; a line break is DOT's ``\\n`` escape (a backslash of
+    the text itself doubled first, so that it stays one)."""
+    return str(text).replace("\\", "\\\\").replace("\n", "\\n")
 
 
 def to_dot(ex: Explanation) -> str:
-    """The program as a Graphviz digraph (see the module docstring for how to render it)."""
-    lines = ["digraph program {", "  rankdir=TB;",
-             '  node [fontname="Helvetica", fontsize=10];',
-             '  edge [fontname="Helvetica", fontsize=9];',
-             f"  label={_q(f'{ex.source} on {ex.place}')}; labelloc=t;"]
-    lines.append('  subgraph cluster_legend { label="legend"; fontsize=10;')
-    for side, color in _COLORS.items():
-        font = ', fontcolor="white"' if side == "refused" else ""
-        lines.append(f"    {_q('legend:' + side)} [label={_q(side)}, shape=box, style=filled, "
-                     f"fillcolor={_q(color)}{font}];")
-    lines.append(f"    {_q('legend:transfer_a')} [label=\"\", shape=point];")
-    lines.append(f"    {_q('legend:transfer_b')} [label=\"\", shape=point];")
-    lines.append(f"    {_q('legend:transfer_a')} -> {_q('legend:transfer_b')} "
-                 '[label="input transformed", color=red, fontcolor=red, penwidth=2];')
-    lines.append("  }")
-    variables: dict[str, None] = {}
-    by_block: dict[tuple[int, str], list[str]] = {}
-    edges = []
+    """The program as a Graphviz digraph, built with the ``graphviz`` package (DOT text only:
+    rendering it needs Graphviz's ``dot``; see the module docstring).  Node ids are
+    ``op_<block>_<index>`` and ``var<n>`` (a variable's name is its label: names may hold
+    ``:``, which DOT reads as a port in an edge)."""
+    import graphviz
+
+    g = graphviz.Digraph("program")
+    g.attr(rankdir="TB", label=_label(f"{ex.source} on {ex.place}"), labelloc="t")
+    g.attr("node", fontname="Helvetica", fontsize="10")
+    g.attr("edge", fontname="Helvetica", fontsize="9")
+    with g.subgraph(name="cluster_legend") as legend:
+        legend.attr(label="legend", fontsize="10")
+        for side, color in _COLORS.items():
+            font = {"fontcolor": "white"} if side == "refused" else {}
+            legend.node(f"legend_{side.replace(' ', '_')}", label=side, shape="box",
+                        style="filled", fillcolor=color, **font)
+        legend.node("legend_transfer_a", label="", shape="point")
+        legend.node("legend_transfer_b", label="", shape="point")
+        legend.edge("legend_transfer_a", "legend_transfer_b", label="input transformed",
+                    color="red", fontcolor="red", penwidth="2")
+    variables: dict[str, str] = {}  # name -> node id, in order of first use
+
+    def var(name: str) -> str:
+        return variables.setdefault(name, f"var{len(variables)}")
+
+    by_block: dict[tuple[int, str], list[tuple[str, dict]]] = {}
+    edges: list[tuple[str, str, dict]] = []
     for o in ex.ops:
-        node = f"op:{o.block}:{o.index}"
+        node = f"op_{o.block}_{o.index}"
         kernel = (kernel_text(o.choices[0], o.op_type) if o.choices
                   else "REFUSED" if o.error else o.operator or "not run")
-        label = f"#{o.index} {o.op_type}\n{kernel}"
-        font = ', fontcolor="white"' if o.side == "refused" else ""
-        by_block.setdefault((o.block, o.parent), []).append(
-            f"{_q(node)} [label={_q(label)}, shape=box, style=filled, "
-            f"fillcolor={_q(_COLORS[o.side])}{font}];")
+        attrs = {"label": _label(f"#{o.index} {o.op_type}\n{kernel}"), "shape": "box",
+                 "style": "filled", "fillcolor": _COLORS[o.side]}
+        if o.side == "refused":
+            attrs["fontcolor"] = "white"
+        by_block.setdefault((o.block, o.parent), []).append((node, attrs))
         moved: dict[tuple[str, int], str] = {}
         if o.choices:
             for rec in o.choices[0].records:
@@ -423,34 +434,34 @@ def to_dot(ex: Explanation) -> str:
                     moved[(data["slot"], data["index"])] = ", ".join(moves)
         for slot, names in o.inputs.items():
             for i, name in enumerate(names):
-                variables[name] = None
                 move = moved.get((slot, i))
                 if move:
-                    edges.append(f"  {_q('var:' + name)} -> {_q(node)} "
-                                 f"[label={_q(slot + ': ' + move)}, color=red, fontcolor=red, "
-                                 "penwidth=2];")
+                    edges.append((var(name), node, {"label": _label(f"{slot}: {move}"),
+                                                    "color": "red", "fontcolor": "red",
+                                                    "penwidth": "2"}))
                 else:
-                    edges.append(f"  {_q('var:' + name)} -> {_q(node)} [label={_q(slot)}];")
+                    edges.append((var(name), node, {"label": _label(slot)}))
         for slot, names in o.outputs.items():
             for name in names:
-                variables[name] = None
-                edges.append(f"  {_q(node)} -> {_q('var:' + name)} [label={_q(slot)}];")
-    for name in variables:
-        style = "dashed" if name in ex.persistables else "solid"
-        extra = ", peripheries=2" if name in ex.fetches else ""
-        lines.append(f"  {_q('var:' + name)} [label={_q(name)}, shape=ellipse, style={style}"
-                     f"{extra}];")
+                edges.append((node, var(name), {"label": _label(slot)}))
+    for name, node in variables.items():
+        attrs = {"label": _label(name), "shape": "ellipse",
+                 "style": "dashed" if name in ex.persistables else "solid"}
+        if name in ex.fetches:
+            attrs["peripheries"] = "2"
+        g.node(node, **attrs)
     for (block, parent), nodes in by_block.items():
         if block == 0 and not parent:
-            lines.extend(f"  {n}" for n in nodes)
+            for node, attrs in nodes:
+                g.node(node, **attrs)
             continue
-        lines.append(f"  subgraph {_q(f'cluster_block{block}')} "
-                     f"{{ label={_q(f'block {block} ({parent})')};")
-        lines.extend(f"    {n}" for n in nodes)
-        lines.append("  }")
-    lines.extend(edges)
-    lines.append("}")
-    return "\n".join(lines)
+        with g.subgraph(name=f"cluster_block{block}") as sub:
+            sub.attr(label=_label(f"block {block} ({parent})"))
+            for node, attrs in nodes:
+                sub.node(node, **attrs)
+    for tail, head, attrs in edges:
+        g.edge(tail, head, **attrs)
+    return g.source.rstrip("\n")
 
 
 # -- the command ----------------------------------------------------------------------------------
@@ -486,7 +497,7 @@ def _is_model(target: str) -> bool:
 def main_explain(args: argparse.Namespace) -> int:
     import opmakers
 
-    from fluid_compat.tools.run import pins_from_args
+    from fluid_compat.tools.run import pins_from_args, place_from_arg
 
     if (args.target is None) == (args.case is None):
         print("fluid-compat explain: give an OP_TYPE, a MODEL_PREFIX or --case FILE",
@@ -498,7 +509,12 @@ def main_explain(args: argparse.Namespace) -> int:
               "program's dtypes come from its inputs (use --feed)", file=sys.stderr)
         return 2
     try:
+        place_from_arg(args.place)
         pins = pins_from_args(args.pin)
+    except PhiError as exc:  # the command line's own mistakes
+        print(f"fluid-compat explain: {exc}", file=sys.stderr)
+        return 2
+    try:
         if op_mode:
             if not opmakers.has_op(args.target):
                 # get_op_info names the closest known op types

@@ -136,11 +136,14 @@ def _bytes(n: int) -> str:
 def _io_lines(items: list[dict]) -> list[str]:
     if not items:
         return ["  (none)"]
+    from fluid_compat.tools.tables import render_table
+
     rows = [(d["name"], "?" if d["shape"] is None else str(d["shape"]), d["dtype"] or "?",
              f"lod_level {d['lod_level']}" if d["lod_level"] else "") for d in items]
-    widths = [max(len(r[i]) for r in rows) for i in range(3)]
-    return [("  " + "  ".join(c.ljust(w) for c, w in zip(r[:3], widths, strict=True))
-             + (f"  {r[3]}" if r[3] else "")).rstrip() for r in rows]
+    headers = ("name", "shape", "dtype", "LoD") if any(r[3] for r in rows) else (
+        "name", "shape", "dtype")
+    return ["  " + line for line in
+            render_table(headers, [r[:len(headers)] for r in rows], width=98).splitlines()]
 
 
 def _counts(ops: dict) -> str:

@@ -1,6 +1,6 @@
 """``fluid-compat ops``: where every legacy op stands in the migration from fluid to phi.
 
-    fluid-compat ops [OP ...] [--all] [--protos FILE] [--format table|json|markdown]
+    fluid-compat ops [OP ...] [--all] [--protos FILE] [--format table|json|markdown] [--wide]
 
 Per op: OpProto present, how it maps to a phi kernel (argmap: ``function``, ``declared`` in
 op_compat.yaml, ``default`` from the OpProto, ``none``), the phi kernels its signatures name
@@ -29,6 +29,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import attrs
+
+from fluid_compat.tools.tables import DEFAULT_WIDTH, table_width
 
 __all__ = ["STATUSES", "OpStatus", "add_arguments", "collect", "main_ops", "paddle_op_types"]
 
@@ -127,10 +129,22 @@ def collect(op_types: Iterable[str] | None = None, *, include_paddle: bool = Fal
             names |= set(paddle_op_types(protos))
     else:
         names = set(op_types)
-    known = sorted(n for n in names if opmakers.has_op(n) or n in registry.mapped_op_types())
+    from opmakers.grad import grad_op_types
+
+    mapped = set(registry.mapped_op_types())
+    known = sorted(n for n in names if opmakers.has_op(n) or n in mapped)
+    # a grad op's problems are its forward op's row's (grad ops are not rows): the check
+    # covers them, so that `ops` counts what `argmap-check` counts
+    owner: dict[str, str] = {}
+    for name in known:
+        if opmakers.has_op(name):
+            for t in grad_op_types(name):
+                if t not in names and (opmakers.has_op(t) or t in mapped):
+                    owner.setdefault(t, name)
     problems: dict[str, list[str]] = {}
-    for problem in argmap_check(op_types=known, tensor_kinds=SUPPORTED_KINDS):
-        problems.setdefault(problem.op_type, []).append(str(problem))
+    checked = None if op_types is None else [*known, *owner]  # None: what argmap-check checks
+    for problem in argmap_check(op_types=checked, tensor_kinds=SUPPORTED_KINDS):
+        problems.setdefault(owner.get(problem.op_type, problem.op_type), []).append(str(problem))
     out = []
     for name in sorted(names):
         has_proto = opmakers.has_op(name)
@@ -248,6 +262,7 @@ def _cells(r: OpStatus) -> tuple[str, ...]:
 
 _HEADER = ("op", "status", "proto", "mapping", "phi kernel: backend[dtypes]",
            "fluid kernels: place[dtypes]", "grad op: kernel", "argmap-check")
+_NARROW_HEADER = ("op", "status", "phi kernels", "fluid kernels", "grad ops", "argmap-check")
 
 
 def _totals_lines(t: dict) -> list[str]:
@@ -259,11 +274,20 @@ def _totals_lines(t: dict) -> list[str]:
             f"grad: {grad['running']} of {grad['with_grad_ops']} ops with grad ops run them"]
 
 
-def format_table(rows: list[OpStatus]) -> list[str]:
-    table = [_HEADER, *(_cells(r) for r in rows)]
-    widths = [max(len(row[i]) for row in table) for i in range(len(_HEADER) - 1)]
-    lines = ["  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)),
-                        row[-1]]).rstrip() for row in table]
+def format_table(rows: list[OpStatus], width: int = DEFAULT_WIDTH) -> list[str]:
+    """The rows as a table ``width`` columns wide (long cells wrap; at 100 columns or less
+    without the proto and mapping columns), then the argmap problems and the totals."""
+    from fluid_compat.tools.tables import render_table
+
+    if width <= DEFAULT_WIDTH:
+        # 100 columns hold six: proto (the status says "not-described") and the mapping's
+        # kind are left to --wide and the JSON
+        keep = (0, 1, 4, 5, 6, 7)
+        table = render_table(_NARROW_HEADER, [[_cells(r)[i] for i in keep] for r in rows],
+                             width=width)
+    else:
+        table = render_table(_HEADER, [_cells(r) for r in rows], width=width)
+    lines = table.splitlines()
     for r in rows:
         for p in r.argmap_problems:
             lines.append(f"PROBLEM {p}")
@@ -294,6 +318,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --all: read the op types from this op_protos.json (e.g. "
                         "the corpus's op_protos.json) instead of the bundled list")
     p.add_argument("--format", choices=("table", "json", "markdown"), default="table")
+    p.add_argument("--wide", action="store_true",
+                   help="one line per op, as wide as the cells need (default: the table fits "
+                        "100 columns, long cells wrap)")
 
 
 def main_ops(args: argparse.Namespace) -> int:
@@ -316,5 +343,5 @@ def main_ops(args: argparse.Namespace) -> int:
     elif args.format == "markdown":
         print("\n".join(format_markdown(rows)))
     else:
-        print("\n".join(format_table(rows)))
+        print("\n".join(format_table(rows, width=table_width(args.wide))))
     return 0

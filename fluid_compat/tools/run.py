@@ -16,9 +16,10 @@ from phi.core.errors import InvalidArgument, PhiError
 from fluid_compat.executor import Executor
 from fluid_compat.framework.scope import Scope
 from fluid_compat.inference import load_model, locate_model
+from fluid_compat.tools.progress import ProgressBar
 
 __all__ = ["add_arguments", "feed_constraints", "load_feed", "main_run", "pins_from_args",
-           "random_feed", "shadow_report_lines"]
+           "place_from_arg", "random_feed", "shadow_report_lines"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -73,17 +74,53 @@ def add_pin_argument(p: argparse.ArgumentParser) -> None:
 
 
 def pins_from_args(items: list[str]) -> dict[str, str]:
-    """``["relu=fluid", "*=phi"]`` -> ``{"relu": "fluid", "*": "phi"}`` (checked)."""
+    """``["relu=fluid", "*=phi"]`` -> ``{"relu": "fluid", "*": "phi"}`` (checked: the side,
+    and that OP is an op type described here, so that a typo is not a pin of nothing)."""
     from fluid_compat.operators.pinning import parse_pins
 
     pins: dict[str, str] = {}
     for item in items:
         op_type, sep, side = item.partition("=")
-        if not sep or not op_type.strip():
+        op_type = op_type.strip()
+        if not sep or not op_type:
             raise InvalidArgument(f"--pin expects OP=SIDE (e.g. relu=fluid or '*=phi'), got "
                                   f"{item!r}.")
+        if op_type != "*":
+            _check_op_type(op_type, item)
         pins.update(parse_pins({op_type: side}))
     return pins
+
+
+def _check_op_type(op_type: str, item: str) -> None:
+    import difflib
+
+    import opmakers
+
+    if opmakers.has_op(op_type):
+        return
+    close = difflib.get_close_matches(op_type, opmakers.all_op_types(), n=3)
+    hint = f" (closest: {', '.join(close)})" if close else ""
+    raise InvalidArgument(f"--pin {item}: no op type `{op_type}` is described here{hint}; OP "
+                          "is a legacy op type as a program names it (relu, conv2d ...) or '*'.")
+
+
+def place_from_arg(text: str):
+    """``--place``'s Place: cpu, gpu[:N], or a plug-in device type registered with
+    ``phi.backends.register_custom_device``; any other type is refused here, before a run
+    would fall back to the CPU with it unnoticed."""
+    from phi.backends import get_context
+    from phi.common.place import CustomPlace
+
+    place = to_place(text)
+    if isinstance(place, CustomPlace):
+        try:
+            get_context(place)
+        except PhiError:
+            raise InvalidArgument(
+                f"--place {text}: `{place.device_type}` is not a device here: give cpu, "
+                "gpu[:N] (needs cupy) or a plug-in device type registered with "
+                "phi.backends.register_custom_device.") from None
+    return place
 
 
 def with_lods(feed: dict, items: list[str]) -> dict:
@@ -265,28 +302,16 @@ def _feed_text(feed: dict, constraints: dict) -> str:
     return ", ".join(parts)
 
 
-def _progress(total: int, enabled: bool, label: str = "run"):
-    if not enabled or total < 2:
-        return lambda done: None
-    width = 30
-
-    def show(done: int) -> None:
-        done = min(done, total)
-        filled = width * done // total
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {label} {done}/{total}")
-        if done == total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
-
-
 def main_dataset(args: argparse.Namespace) -> int:
     """``run MODEL --dataset PATH [--ray]``: every row of the dataset, outputs beside it."""
     from fluid_compat import scaleout
 
     if args.model is None:
         print("fluid-compat run: --dataset needs a MODEL_PREFIX", file=sys.stderr)
+        return 2
+    problem = _dataset_problem(args.dataset)
+    if problem:
+        print(f"fluid-compat run: --dataset {args.dataset}: {problem}", file=sys.stderr)
         return 2
     try:
         if args.ray is not None:
@@ -297,10 +322,39 @@ def main_dataset(args: argparse.Namespace) -> int:
     except PhiError as exc:
         print(f"fluid-compat run: {exc}", file=sys.stderr)
         return 2
+    except (OSError, ValueError) as exc:  # a row file that numpy cannot read
+        print(f"fluid-compat run: --dataset {args.dataset}: {exc}", file=sys.stderr)
+        return 1
     where = "on Ray" if args.ray is not None else "in this process"
     print(f"{stats['rows']} rows {where} in {stats['seconds']:.2f} s "
           f"({stats['rows_per_s']:.1f} rows/s); outputs: {stats['outputs']}")
     return 0
+
+
+def _dataset_problem(path: Path) -> str | None:
+    """Why ``--dataset PATH`` cannot be read, in words; None when it can be tried."""
+    if not path.exists():
+        return "no such file or directory"
+    if path.is_dir():
+        return None
+    if path.suffix != ".parquet":
+        return ("a file, and not a Parquet one (.parquet): a dataset is a directory of row "
+                "files (<row>.npy or <row>.npz) or a Parquet file")
+    import importlib.util
+
+    if importlib.util.find_spec("pyarrow") is None:
+        return "Parquet datasets need pyarrow, which is not installed: `pip install pyarrow`"
+    return None
+
+
+def _out_problem(out: Path) -> str | None:
+    """Why ``--out DIR`` cannot take the outputs; None when it can (made when missing)."""
+    if out.exists() and not out.is_dir():
+        return "exists and is not a directory (--out names the directory output_<i>.npy go to)"
+    parent = next((p for p in out.absolute().parents if p.exists()), None)
+    if parent is not None and not parent.is_dir():
+        return f"{parent} is a file, not a directory"
+    return None
 
 
 def _latency_line(times: list[float]) -> str:
@@ -336,13 +390,23 @@ def main_run(args: argparse.Namespace) -> int:
     if repeat < 1:
         print(f"fluid-compat run: --repeat expects a count >= 1, got {repeat}", file=sys.stderr)
         return 2
+    problem = _out_problem(args.out) if args.out is not None else None
+    if problem:
+        print(f"fluid-compat run: --out {args.out}: {problem}", file=sys.stderr)
+        return 2
+    try:
+        place = place_from_arg(args.place)
+        pins = pins_from_args(getattr(args, "pin", []))
+    except PhiError as exc:
+        print(f"fluid-compat run: {exc}", file=sys.stderr)
+        return 2
     profiling = args.profile or args.profile_json is not None
     if profiling:
         from fluid_compat.profiler import Profiler
 
         profiler = Profiler()
+    bar = ProgressBar(0, False)
     try:
-        place = to_place(args.place)
         scope = Scope()
         files = locate_model(model, getattr(args, "params", None))
         program, feed_names, fetch_names = load_model(files, scope)
@@ -357,13 +421,12 @@ def main_run(args: argparse.Namespace) -> int:
         if source != "--feed":
             print(f"no --feed given: {source}")
         feed = with_lods(feed, getattr(args, "lod", []))
-        pins = pins_from_args(getattr(args, "pin", []))
         exe = Executor(place, pins=pins, shadow=getattr(args, "shadow", False))
         # a progress bar over ops (all runs together) when stderr is a terminal and the work is
         # long enough to want one
         n_ops = sum(op.type not in ("feed", "fetch") for op in program.desc.global_block.ops)
         tty = sys.stderr.isatty() and n_ops * repeat >= 100
-        bar = _progress(n_ops * repeat, tty, label="ops")
+        bar = ProgressBar(n_ops * repeat, tty, label="ops")
         outs = []
         times = []
         if profiling:
@@ -378,9 +441,11 @@ def main_run(args: argparse.Namespace) -> int:
             outs = [t.numpy() for t in fetched]
             lods = [t.lod for t in fetched]
     except PhiError as exc:
+        bar.close()
         print(f"fluid-compat run: {exc}", file=sys.stderr)
         return 1
     finally:
+        bar.close()
         if profiling:
             profiler.stop()
     print(f"model: {files}  ({len(program.desc.global_block.ops)} ops in block 0, place "
@@ -411,12 +476,17 @@ def main_run(args: argparse.Namespace) -> int:
         for line in shadow_report_lines(exe.shadow_report):
             print(line)
     if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        for i, out in enumerate(outs):
-            np.save(args.out / f"output_{i}.npy", out)
-            if lods[i]:
-                (args.out / f"output_{i}.lod.json").write_text(
-                    json.dumps([list(level) for level in lods[i]]) + "\n")
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+            for i, out in enumerate(outs):
+                np.save(args.out / f"output_{i}.npy", out)
+                if lods[i]:
+                    (args.out / f"output_{i}.lod.json").write_text(
+                        json.dumps([list(level) for level in lods[i]]) + "\n")
+        except OSError as exc:
+            print(f"fluid-compat run: cannot write --out {args.out}: {exc.strerror}",
+                  file=sys.stderr)
+            return 1
         print(f"wrote {len(outs)} outputs to {args.out}/output_<i>.npy")
     if expect is not None:
         bad = 0

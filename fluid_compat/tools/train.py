@@ -148,7 +148,7 @@ def main_train(args: argparse.Namespace) -> int:
                                    report=lambda i, v: print(f"step {i + 1:4d}  loss {v:.6f}"),
                                    shadow=args.shadow)
     except (PhiError, OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"fluid-compat train: {exc}", file=sys.stderr)
         return 2
     if exe.shadow_report is not None:
         from fluid_compat.tools.run import shadow_report_lines

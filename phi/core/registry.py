@@ -304,14 +304,13 @@ class KernelFactory:
             fell_back = True
         result = KernelResult(kernel, fell_back, key, tuple(steps))
         self._cache[cache_key] = result
-        if trace.LEVEL >= 2:
-            for s in steps:
-                trace.logger.debug("  select %s %s", name, s)
-            if fell_back:
-                trace.logger.debug(
-                    "  missing %s kernel: %s, expected_kernel_key: %s, fallbacking to CPU one",
-                    key.backend, name, key,
-                )
+        # the lookup steps are logged by the caller's trace line (phi.api.eager), on every
+        # call, cached or not: logging them here too printed each step twice
+        if trace.LEVEL >= 2 and fell_back:
+            trace.logger.debug(
+                "  missing %s kernel: %s, expected_kernel_key: %s, fallbacking to CPU one",
+                key.backend, name, key,
+            )
         return result
 
     def _not_found_text(

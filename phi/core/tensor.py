@@ -107,10 +107,23 @@ class DenseTensor:
     def __repr__(self) -> str:
         state = "" if self.initialized else ", uninitialized"
         lod = f", lod={list(map(list, self.lod))}" if self.lod else ""
+        values = self._values_text() if self.initialized else ""
         return (
             f"DenseTensor(shape={list(self.dims)}, dtype={self.dtype}, place={self.place}, "
-            f"layout={self.layout}{lod}{state})"
+            f"layout={self.layout}{lod}{state}{values})"
         )
+
+    def _values_text(self) -> str:
+        """``,\n       values=[...]``: numpy's summary of the values (at most 3 items at each
+        end of a dimension once there are more than 30 values, 4 significant decimals)."""
+        try:
+            array = self.numpy()
+        except Exception:  # a repr must not fail (a device gone, a bad array)
+            return ""
+        indent = " " * len("       values=")
+        with np.printoptions(threshold=30, edgeitems=3, precision=4, linewidth=88):
+            text = np.array2string(np.asarray(array), separator=", ", prefix=indent)
+        return f",\n       values={text}"
 
 
 class MetaTensor:

@@ -4,6 +4,7 @@ did on the same program; text, JSON and Graphviz output; refusals explained."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -153,12 +154,19 @@ def test_explain_control_flow_programs(capsys):
 
 
 def _dot_nodes(dot: str) -> dict[str, str]:
+    """Op node id -> its fill colour."""
     nodes = {}
     for line in dot.splitlines():
         line = line.strip()
-        if line.startswith('"op:') and "fillcolor" in line:
-            nodes[line.split('"')[1]] = line.split('fillcolor="')[1].split('"')[0]
+        if line.startswith("op_") and "fillcolor" in line:
+            nodes[line.split()[0]] = line.split('fillcolor="')[1].split('"')[0]
     return nodes
+
+
+def _dot_vars(dot: str) -> dict[str, str]:
+    """Variable name (its label) -> its node id."""
+    found = re.findall(r'^\s*(var\d+) \[label="?([^" ]+)"?', dot, flags=re.M)
+    return {name: node for node, name in found}
 
 
 def test_dot_colours_ops_by_side(capsys):
@@ -169,9 +177,9 @@ def test_dot_colours_ops_by_side(capsys):
     assert dot.count("{") == dot.count("}")
     nodes = _dot_nodes(dot)
     assert len(nodes) == 15
-    assert nodes["op:0:5"] == "#fdae6b"  # relu on fluid
-    assert {c for k, c in nodes.items() if k != "op:0:5"} == {"#9ecae1"}  # the rest on phi
-    assert '"var:image" -> "op:0:1" [label="Input"];' in dot
+    assert nodes["op_0_5"] == "#fdae6b"  # relu on fluid
+    assert {c for k, c in nodes.items() if k != "op_0_5"} == {"#9ecae1"}  # the rest on phi
+    assert f"{_dot_vars(dot)['image']} -> op_0_1 [label=Input]" in dot
     assert "color=red" not in dot.split("}", 1)[1]  # no transfer on CPU
 
 
@@ -195,8 +203,8 @@ def test_dot_marks_transfers_and_fallbacks():
     assert [r.data for r in transforms] == [{"slot": "X", "index": 0, "var": "x",
                                             "place": ["Place(device1:0)", "Place(cpu)"]}]
     dot = to_dot(ex)
-    assert ('"var:x" -> "op:0:1" [label="X: place Place(device1:0) -> Place(cpu)", color=red'
-            in dot)
+    assert (f'{_dot_vars(dot)["x"]} -> op_0_1 [label="X: place Place(device1:0) -> Place(cpu)" '
+            'color=red' in dot)
     # on device1: no kernel there, every op falls back to the CPU
     ex = explain_program(program, {"x": x}, fetches, place=device1, scope=scope)
     assert {o.side for o in ex.ops} == {"fallback"}

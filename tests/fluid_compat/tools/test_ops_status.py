@@ -63,7 +63,14 @@ def test_retiring_the_fluid_kernel_makes_the_op_phi_only():
 
 
 def test_table_json_markdown_and_totals(capsys):
-    assert main(["ops"]) == 0
+    assert main(["ops"]) == 0  # 100 columns: long cells wrap, proto and mapping left out
+    out = capsys.readouterr().out.splitlines()
+    table = [line for line in out if not line.startswith("PROBLEM ")]
+    assert max(len(line) for line in table) <= 100
+    header = next(line for line in out if line.startswith("op "))  # a header may wrap too
+    assert header.split()[:2] == ["op", "status"] and "proto" not in header
+    assert next(line for line in out if line.startswith("relu ")).split()[:2] == ["relu", "both"]
+    assert main(["ops", "--wide"]) == 0  # one line per op, every column
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:4] == ["op", "status", "proto", "mapping"]
     relu = next(line for line in out if line.startswith("relu "))

@@ -127,7 +127,8 @@ def test_run_pin_option(capsys):
     assert main(["run", "--example", "--pin", "hard_swish=fluid"]) == 1
     assert "`hard_swish` is pinned to fluid, but `hard_swish` has no fluid kernel" in (
         capsys.readouterr().err)
-    assert main(["run", "--example", "--pin", "relu"]) == 1
+    # a malformed pin is an error of the command line (2), found before the run
+    assert main(["run", "--example", "--pin", "relu"]) == 2
     assert "--pin expects OP=SIDE" in capsys.readouterr().err
-    assert main(["run", "--example", "--pin", "relu=gpu"]) == 1
+    assert main(["run", "--example", "--pin", "relu=gpu"]) == 2
     assert "the side must be one of phi, fluid" in capsys.readouterr().err
