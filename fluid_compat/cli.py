@@ -127,15 +127,24 @@ def _cmd_argmap_check(args: argparse.Namespace) -> int:
     return main_argmap_check(args.rest)
 
 
+def _kernel_notices() -> None:
+    """numba's first compile of the compiled loops says so on stderr (phi.kernels.jit)."""
+    from phi.kernels import jit
+
+    jit.enable_notices()
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from fluid_compat.tools.run import main_run
 
+    _kernel_notices()
     return main_run(args)
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
     from fluid_compat.tools.train import main_train
 
+    _kernel_notices()
     return main_train(args)
 
 
@@ -148,6 +157,7 @@ def _cmd_ops(args: argparse.Namespace) -> int:
 def _cmd_compare(args: argparse.Namespace) -> int:
     from fluid_compat.tools.compare import main_compare
 
+    _kernel_notices()
     return main_compare(args)
 
 
@@ -176,7 +186,7 @@ def _cmd_build_kernels(args: argparse.Namespace) -> int:
               "stay on numba's JIT", file=sys.stderr)
         return 1
     try:
-        path = aot.build()
+        path = aot.build_showing_progress()
     except Exception as exc:  # the compiler or the linker: say which, keep the JIT path
         print(f"build-kernels: the build into {directory} failed ({type(exc).__name__}: "
               f"{exc}); the compiled loops stay on numba's JIT", file=sys.stderr)

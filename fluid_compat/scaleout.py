@@ -10,18 +10,36 @@ only paths travel), streaming results back in completion order.  A task whose wo
 retried (``retries``); an item that still fails is reported as failed, and the sweep stops
 early once more than ``max_failures`` items failed.
 
-Batch inference: `BatchPredictor` loads a program once (per Ray actor) and runs batches of
-feeds row by row, so every row's output equals the in-process run of that row;
-`ray.data.Dataset.map_batches(BatchPredictor, fn_constructor_args=(prefix,), concurrency=2,
-batch_format="numpy")` uses it directly.  `run_dataset` runs a directory of ``.npy`` / ``.npz``
-rows or a Parquet file through it, locally or on Ray, and writes the outputs beside the inputs.
+Batch inference: `BatchPredictor` loads a program once and runs batches of feeds row by row,
+so every row's output equals the in-process run of that row;
+`ray.data.Dataset.map_batches(BatchPredictor, fn_constructor_args=(prefix,),
+compute=ray.data.ActorPoolStrategy(size=2), batch_format="numpy")` uses it directly (one per
+actor).  `run_dataset` runs a directory of ``.npy`` / ``.npz`` rows or a Parquet file through
+it, locally or on Ray, and writes the outputs beside the inputs; on Ray as plain tasks
+(``TaskPoolStrategy``), each worker process loading the program once and keeping it for the
+batches it runs after: an actor pool's economy without its noise (Ray 2.60's core worker logs
+an error line for every actor Ray Data makes, its constructor arguments being in the object
+store while actor restarts are on; the options that would turn them off are deprecated) and
+with Ray's task retries when a worker dies.
+
+On Ray (the versions of the ``ray`` extra, ``RAY_VERSIONS``): a Ray this module starts (none
+was initialised and no address given: a local one) is shut down when the sweep or the run
+ends; one the caller initialised, or a cluster at ``address``, is left running (this driver
+only disconnects from a cluster it connected to).  While it runs, Ray's own output is kept to
+what a user needs: its workers' logs stay in their files (``log_to_driver=False``), Ray Data's
+INFO records (the execution plan, the "Full logs are in ..." line, progress logged as lines off
+a terminal) go to its log file only, its progress is one bar (the whole dataset's, not one per
+operator), and an exception of ours in a worker comes back as itself (a PhiError the command
+reports in one line).  The batch tasks of a dataset run leave a CPU to Ray Data's own tasks
+(half of one on a one-CPU machine): on a small machine, workers holding every CPU starve the
+tasks that feed them (and Ray warns "no available CPUs").
 """
 
 from __future__ import annotations
 
 import contextlib
 import glob
-import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -33,15 +51,19 @@ from phi.core.errors import InvalidArgument, NotFound, PhiError, PreconditionNot
 
 __all__ = [
     "RAY_MISSING",
+    "RAY_VERSIONS",
     "BatchPredictor",
+    "SweepProgress",
     "SweepItem",
     "SweepResult",
     "compare_item",
     "dataset_rows",
+    "ray_session",
     "require_ray",
     "run_dataset",
     "run_sweep",
     "sweep_items",
+    "worker_pool",
 ]
 
 RAY_MISSING = ("Ray is not installed: `pip install 'fluid-phi-bridge[ray]'` (or `pip install "
@@ -57,14 +79,75 @@ def require_ray():
     return ray
 
 
-def _init_ray(address: str | None):
+RAY_VERSIONS = ">=2.51,<3"
+"""The Ray versions this module is written for (pyproject's ``ray`` extra says the same; a
+test checks the installed one against it): ``map_batches(compute=TaskPoolStrategy(size=n))``,
+which Ray 2.51 made the way to size a map (``concurrency=`` deprecated)."""
+
+
+@contextlib.contextmanager
+def ray_session(address: str | None = None):
+    """``ray``, initialised: the caller's Ray when one is (left running), else one started
+    (a local Ray, or a connection to ``address``) and shut down when the block ends."""
     ray = require_ray()
+    started = False
     if not ray.is_initialized():
-        ray.init(address=address or None, ignore_reinit_error=True, include_dashboard=False,
-                 log_to_driver=False, logging_level="ERROR")
-    with contextlib.suppress(AttributeError):  # rows come back in input order
-        ray.data.DataContext.get_current().execution_options.preserve_order = True
-    return ray
+        ray.init(address=address or None, include_dashboard=False, log_to_driver=False,
+                 logging_level="ERROR")
+        started = True
+    try:
+        yield ray
+    finally:
+        if started:
+            ray.shutdown()
+
+
+@contextlib.contextmanager
+def _quiet_ray_data(ray):
+    """Ray Data as the module doc says (settings of the current DataContext and Ray Data's
+    console handler for this block, restored after it: a caller's Ray keeps its own)."""
+    import logging
+
+    context = ray.data.DataContext.get_current()
+    wanted = {"print_on_execution_start": False, "enable_operator_progress_bars": False,
+              "enable_rich_progress_bars": True, "use_ray_tqdm": False}
+    saved = {k: getattr(context, k) for k in wanted if hasattr(context, k)}
+    options = context.execution_options
+    saved_order = options.preserve_order
+    # the console handlers of Ray Data's logger (its file handler keeps every record)
+    handlers = [h for h in logging.getLogger("ray.data").handlers
+                if isinstance(h, logging.StreamHandler) and not isinstance(h, logging.FileHandler)]
+    levels = [h.level for h in handlers]
+    try:
+        for k in saved:
+            setattr(context, k, wanted[k])
+        options.preserve_order = True  # rows come back in input order
+        for h in handlers:
+            h.setLevel(max(h.level, logging.WARNING))
+        with contextlib.suppress(ImportError):
+            from ray.util.debug import log_once
+
+            # Ray Data warns, once, that the operators' bars are off: what was asked for
+            log_once("ray_data_progress_manager_global")
+        yield
+    finally:
+        for k, v in saved.items():
+            setattr(context, k, v)
+        options.preserve_order = saved_order
+        for h, level in zip(handlers, levels, strict=True):
+            h.setLevel(level)
+
+
+def worker_pool(ray, workers: int, batches: int) -> dict:
+    """``map_batches``' arguments sizing the batch tasks of a dataset run of ``batches``
+    batches: ``workers`` at once at most (no more than there are batches), each reserving one
+    CPU or less, so that a CPU (half of one on a one-CPU Ray) stays free for Ray Data's own
+    tasks (module doc)."""
+    count = max(1, min(int(workers), int(batches)))
+    cpus = float(ray.cluster_resources().get("CPU", 1.0))
+    spare = 1.0 if cpus >= 2 else cpus / 2
+    return {"compute": ray.data.TaskPoolStrategy(size=count),
+            "num_cpus": min(1.0, max((cpus - spare) / count, 0.01))}
 
 
 # -- items ----------------------------------------------------------------------------------------
@@ -219,10 +302,19 @@ def run_sweep(items: Sequence[SweepItem], *, use_ray: bool = False,
                 aborted = True
                 break
         return SweepResult(list(items), results, aborted, time.perf_counter() - t0)
-    ray = _init_ray(address)
+    with ray_session(address) as ray:
+        aborted = _ray_sweep(ray, items, results, place, pins, seed, max_failures, retries,
+                             progress)
+    return SweepResult(list(items), results, aborted, time.perf_counter() - t0)
+
+
+def _ray_sweep(ray, items, results, place, pins, seed, max_failures, retries, progress) -> bool:
+    """run_sweep's Ray part: fills ``results``; whether it stopped early."""
     task = ray.remote(max_retries=retries, num_cpus=1)(compare_item)
     pending = {task.remote(item, place, pins, seed): i for i, item in enumerate(items)}
     done_count = 0
+    failures = 0
+    aborted = False
     while pending:
         ready, _ = ray.wait(list(pending), num_returns=1)
         ref = ready[0]
@@ -240,23 +332,25 @@ def run_sweep(items: Sequence[SweepItem], *, use_ray: bool = False,
             for rest in pending:
                 ray.cancel(rest, force=True)
             break
-    return SweepResult(list(items), results, aborted, time.perf_counter() - t0)
+    return aborted
 
 
-def format_sweep(result: SweepResult) -> list[str]:
-    """The sweep as a table: one line per item, then the totals."""
-    rows = [("item", "kind", "ops both ways", "outputs", "diverged", "result")]
+def format_sweep(result: SweepResult, width: int = 100) -> list[str]:
+    """The sweep as a table at most ``width`` columns wide (fluid_compat.tools.tables): one
+    row per item, then the totals."""
+    from fluid_compat.tools.tables import render_table
+
+    rows = []
     for r in result.results:
         if r is None:
             continue
         s = r.get("summary") or {}
         verdict = ("FAILED: " + r["error"]) if r.get("error") else (
             "agree" if r.get("ok") else "DIVERGENCE")
-        rows.append((r["item"], r["kind"], str(s.get("ops_compared", "-")),
-                     str(s.get("outputs_compared", "-")), str(s.get("diverged", "-")), verdict))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    lines = ["  ".join([*(c.ljust(w) for c, w in zip(row, widths, strict=False)), row[-1]])
-             for row in rows]
+        rows.append((r["item"], r["kind"], s.get("ops_compared", "-"),
+                     s.get("outputs_compared", "-"), s.get("diverged", "-"), verdict))
+    lines = render_table(("item", "kind", "ops both ways", "outputs", "diverged", "result"),
+                         rows, width=width).splitlines()
     s = result.to_dict()["summary"]
     lines.append(f"sweep: {s['run']} of {s['items']} items run in {s['seconds']:.2f} s: "
                  f"{s['agree']} agree, {s['diverged']} diverged, {s['failed']} failed"
@@ -264,16 +358,37 @@ def format_sweep(result: SweepResult) -> list[str]:
     return lines
 
 
+class SweepProgress:
+    """A sweep's progress bar on stderr (fluid_compat.tools.progress: rich), for
+    ``run_sweep(progress=...)``: ``close()`` ends it, also when the sweep stopped early."""
+
+    def __init__(self, total: int, enabled: bool = True) -> None:
+        from fluid_compat.tools.progress import ProgressBar
+
+        self.bar = ProgressBar(total, enabled, label="sweep")
+
+    def __call__(self, done: int, total: int, result: dict) -> None:
+        self.bar(done)
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+_STDERR_PROGRESS: list[SweepProgress] = []
+
+
 def stderr_progress(done: int, total: int, result: dict) -> None:
-    """A one-line progress bar on stderr."""
-    width = 30
-    filled = width * done // max(total, 1)
-    mark = "!" if result.get("error") else ("." if result.get("ok") else "x")
-    sys.stderr.write(f"\r[{'#' * filled}{' ' * (width - filled)}] {done}/{total} {mark} "
-                     f"{result.get('item', '')[-40:]:40s}")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+    """``run_sweep``'s progress on stderr (a `SweepProgress` made at the first result and
+    ended at the last)."""
+    if not _STDERR_PROGRESS or done == 1:
+        for old in _STDERR_PROGRESS:
+            old.close()
+        _STDERR_PROGRESS[:] = [SweepProgress(total)]
+    _STDERR_PROGRESS[0](done, total, result)
+    if done >= total:
+        _STDERR_PROGRESS.clear()
 
 
 # -- batch inference ------------------------------------------------------------------------------
@@ -368,14 +483,88 @@ class _FileRowPredictor(BatchPredictor):
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         for p in batch["__path__"]:
             path = Path(str(p))
-            if path.suffix == ".npz":
-                with np.load(path, allow_pickle=False) as z:
-                    row = {k: z[k] for k in z.files}
-            else:
-                row = {self.feed_names[0]: np.load(path, allow_pickle=False)}
-            for j, out in enumerate(self.run_row(row)):
+            try:
+                if path.suffix == ".npz":
+                    with np.load(path, allow_pickle=False) as z:
+                        row = {k: z[k] for k in z.files}
+                else:
+                    row = {self.feed_names[0]: np.load(path, allow_pickle=False)}
+            except (OSError, ValueError) as exc:  # not a numpy file, truncated, pickled
+                raise InvalidArgument(f"row {path}: cannot be read as a numpy "
+                                      f"{path.suffix} file ({exc})") from None
+            try:
+                outs = self.run_row(row)
+            except PhiError as exc:  # which row, then what is wrong with it
+                raise _naming_row(exc, path) from None
+            for j, out in enumerate(outs):
                 np.save(path.with_name(f"{path.stem}.output_{j}.npy"), out)
         return {"__path__": np.asarray(batch["__path__"])}  # the outputs are on disk
+
+
+def _naming_row(exc: PhiError, path: Path) -> PhiError:
+    """``exc`` with its message led by the row file it came from (the same class when it
+    takes a message alone, else InvalidArgument)."""
+    message = f"row {path}: {exc.message}"
+    try:
+        return type(exc)(message)
+    except Exception:
+        return InvalidArgument(message)
+
+
+_WORKER_PREDICTORS: dict[tuple, BatchPredictor] = {}  # a worker process's loaded programs
+_WORKER_LOCK = threading.Lock()
+_WORKER_KEEPS = 4  # programs a worker keeps (the latest used)
+
+
+def _model_stamp(model_prefix: str) -> tuple:
+    """Sizes and times of the files a model prefix names: a program edited on disk since a
+    worker loaded it is loaded again."""
+    stamp = []
+    for name in (model_prefix + ".pdmodel", model_prefix + ".pdiparams",
+                 str(Path(model_prefix) / "__model__")):
+        with contextlib.suppress(OSError):
+            st = Path(name).stat()
+            stamp.append((name, st.st_size, st.st_mtime_ns))
+    return tuple(stamp)
+
+
+_ERROR_COLUMN = "__error__"
+
+
+def _predict_in_worker(batch: dict[str, np.ndarray], kind: type, model_prefix: str,
+                       place: str) -> dict[str, np.ndarray]:
+    """A Ray task's batch through the ``kind`` predictor of ``model_prefix``, which the worker
+    process loads once and keeps (Ray reuses a job's worker processes): what an actor pool
+    gives, as plain tasks (module doc).  A PhiError (a bad row, a model that does not load)
+    comes back as the batch's only column, ``_ERROR_COLUMN`` (the pickled error), for
+    `_raise_worker_error` to raise on the driver as itself: raised here, Ray would log it
+    with its worker traceback and hand the driver a UserCodeException without it."""
+    import pickle
+
+    key = (kind, model_prefix, place, _model_stamp(model_prefix))
+    try:
+        with _WORKER_LOCK:
+            predictor = _WORKER_PREDICTORS.pop(key, None)
+            if predictor is None:
+                predictor = kind(model_prefix, place)
+            _WORKER_PREDICTORS[key] = predictor  # the latest used last
+            while len(_WORKER_PREDICTORS) > _WORKER_KEEPS:
+                del _WORKER_PREDICTORS[next(iter(_WORKER_PREDICTORS))]
+        return predictor(batch)
+    except PhiError as exc:
+        try:
+            data = pickle.dumps(exc)
+        except Exception:  # an unpicklable argument: its class and message
+            data = pickle.dumps(PreconditionNotMet(f"{type(exc).__name__}: {exc.message}"))
+        return {_ERROR_COLUMN: np.asarray([data], dtype=object)}
+
+
+def _raise_worker_error(part: dict[str, np.ndarray]) -> None:
+    """Raise the PhiError a batch came back with (`_predict_in_worker`), if any."""
+    if _ERROR_COLUMN in part and len(part[_ERROR_COLUMN]):
+        import pickle
+
+        raise pickle.loads(part[_ERROR_COLUMN][0])
 
 
 def run_dataset(model_prefix: str, path: str | Path, *, use_ray: bool = False,
@@ -397,12 +586,14 @@ def run_dataset(model_prefix: str, path: str | Path, *, use_ray: bool = False,
             chunk = rows[start:start + batch_size]
             predictor({"__path__": np.asarray([r["__path__"] for r in chunk])})
     else:
-        ray = _init_ray(address)
-        ds = ray.data.from_items(rows)
-        ds = ds.map_batches(_FileRowPredictor, fn_constructor_args=(model_prefix, place),
-                            concurrency=concurrency, batch_size=batch_size,
-                            batch_format="numpy")
-        ds.materialize()
+        with ray_session(address) as ray, _quiet_ray_data(ray):
+            pool = worker_pool(ray, concurrency, -(-len(rows) // batch_size))
+            ds = ray.data.from_items(rows)
+            ds = ds.map_batches(_predict_in_worker,
+                                fn_args=(_FileRowPredictor, model_prefix, place),
+                                batch_size=batch_size, batch_format="numpy", **pool)
+            for part in ds.iter_batches(batch_size=None, batch_format="numpy"):
+                _raise_worker_error(part)  # the first error ends the run
     seconds = time.perf_counter() - t0
     return {"rows": len(rows), "seconds": seconds, "rows_per_s": len(rows) / seconds,
             "outputs": f"<row>.output_<i>.npy beside each row in {path}"}
@@ -414,7 +605,8 @@ def _run_parquet(model_prefix, path: Path, probe, use_ray, address, place, concu
         import pyarrow as pa
         import pyarrow.parquet as pq
     except ImportError:
-        raise PreconditionNotMet("Parquet datasets need pyarrow: " + RAY_MISSING) from None
+        raise PreconditionNotMet("Parquet datasets need pyarrow, which is not installed: "
+                                 "`pip install pyarrow`") from None
     out_path = path.with_name(path.stem + ".outputs.parquet")
     if not use_ray:
         table = pq.read_table(path)
@@ -422,13 +614,19 @@ def _run_parquet(model_prefix, path: Path, probe, use_ray, address, place, concu
                  for c in table.column_names}
         result = probe(batch)
     else:
-        ray = _init_ray(address)
-        # read first: actors holding every CPU would starve the read tasks otherwise
-        ds = ray.data.read_parquet(str(path)).materialize()
-        ds = ds.map_batches(BatchPredictor, fn_constructor_args=(model_prefix, place),
-                            concurrency=concurrency, batch_size=batch_size,
-                            batch_format="numpy")
-        parts = list(ds.iter_batches(batch_size=None, batch_format="numpy"))
+        with ray_session(address) as ray, _quiet_ray_data(ray):
+            # read first: its tasks then never wait for CPUs the batch tasks hold
+            ds = ray.data.read_parquet(str(path)).materialize()
+            pool = worker_pool(ray, concurrency, -(-ds.count() // batch_size))
+            if ds.num_blocks() < pool["compute"].size:  # a block feeds one task at a time
+                ds = ds.repartition(pool["compute"].size)
+            ds = ds.map_batches(_predict_in_worker,
+                                fn_args=(BatchPredictor, model_prefix, place),
+                                batch_size=batch_size, batch_format="numpy", **pool)
+            parts = []
+            for part in ds.iter_batches(batch_size=None, batch_format="numpy"):
+                _raise_worker_error(part)  # the first error ends the run
+                parts.append(part)
         result = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]} if parts else {}
     n = len(next(iter(result.values()))) if result else 0
     columns = {k: pa.array([np.asarray(x).tolist() for x in v]) for k, v in result.items()

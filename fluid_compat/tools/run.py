@@ -61,7 +61,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with --dataset: run on Ray Data (a local Ray without ADDRESS; needs "
                         "the [ray] extra)")
     p.add_argument("--concurrency", type=int, default=2,
-                   help="with --dataset --ray: actors, each loading the model once")
+                   help="with --dataset --ray: Ray tasks running at once, each worker "
+                        "process loading the model once")
     p.add_argument("--shadow", action="store_true",
                    help="shadow mode: also run the other side (fluid or phi) of every op that "
                         "has both kernels and print the divergences; results are unchanged")
@@ -456,6 +457,9 @@ def main_run(args: argparse.Namespace) -> int:
     s = exe.last_stats
     print(f"ops: {s.ops} ran: {s.phi} on phi kernels, {s.fluid} on fluid kernels, "
           f"{s.fallback} fell back to CPU")
+    from phi.kernels import jit
+
+    print(f"kernels: {jit.path_summary()}")
     if s.fused_steps:
         print(f"fused: {s.fused_ops} ops ran as {s.fused_steps} fused steps "
               "(each kind's FLAGS_fuse_* flag set to 0 runs its ops one by one)")

@@ -28,13 +28,15 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 from phi import flags
 
-__all__ = ["CACHE_ENV", "DTYPES", "EXPORTS", "FLAG", "KEEP_BUILDS", "build", "cache_dir", "load",
-           "module_path", "prune", "tag"]
+__all__ = ["CACHE_ENV", "DTYPES", "EXPORTS", "FINISHING_STEPS", "FLAG", "KEEP_BUILDS", "build",
+           "build_showing_progress", "building", "cache_dir", "called", "load", "module_path",
+           "prune", "tag"]
 
 FLAG = "FLAGS_kernel_aot"
 flags.define_flag(FLAG, bool, True,
@@ -145,11 +147,44 @@ def _forwarder(name: str, arity: int, loop):
     return namespace[name]
 
 
-def build(directory: Path | None = None) -> Path:
+_BUILDING = [0]  # builds under way in this process (jit's compile notice keeps quiet then)
+_CALLED = [False]  # an export of a loaded build ran (jit.path_taken)
+
+
+def building() -> bool:
+    """Whether ``build`` is compiling in this process."""
+    return _BUILDING[0] > 0
+
+
+def called() -> bool:
+    """Whether a loaded build's export has run in this process (``jit.path_taken``)."""
+    return _CALLED[0]
+
+
+#: the steps of a build after its exports, with their weights in ``build``'s progress (about
+#: their share of the time: ~0.8 s an export, ~3 s LLVM's optimisation of the module, ~5 s its
+#: machine code, the C glue's compile and the link)
+FINISHING_STEPS = (("optimising", 4), ("machine code, C glue, link", 6))
+
+
+def build(directory: Path | None = None,
+          progress: Callable[[int, int, str], None] | None = None) -> Path:
     """Compile the loops into this machine's build under ``directory`` (default
     ``cache_dir()``) and return its path; an existing build of the same key is replaced.
     Needs numba and a C compiler; written under a temporary name and renamed into place,
-    so a concurrent ``load`` sees the old file or the new one, never half of one."""
+    so a concurrent ``load`` sees the old file or the new one, never half of one.
+
+    ``progress(done, total, step)``, when given, is called as the build goes: ``done`` of
+    ``total`` units (an export each, then ``FINISHING_STEPS``' weights), ``step`` naming what
+    runs next ("depthwise float32", "optimising", ...; "" at the end)."""
+    _BUILDING[0] += 1
+    try:
+        return _build(directory, progress or (lambda done, total, step: None))
+    finally:
+        _BUILDING[0] -= 1
+
+
+def _build(directory: Path | None, progress: Callable[[int, int, str], None]) -> Path:
     import tempfile
 
     import numba.pycc.compiler as pycc_compiler
@@ -175,17 +210,68 @@ def build(directory: Path | None = None) -> Path:
             super().__init__(*args, **kwargs)
             self.release_gil = True
 
+    # progress: pycc compiles the exports one by one (compile_extra, a name of its module),
+    # then optimises and emits the module (ModuleCompiler._cull_exports, then the rest)
+    exports = len(EXPORTS) * len(DTYPES)
+    total = exports + sum(weight for _, weight in FINISHING_STEPS)
+    done = [0]
+    compile_extra = pycc_compiler.compile_extra
+    cull_exports = pycc_compiler.ModuleCompiler._cull_exports
+
+    # the exports in pycc's order (by symbol)
+    order = [symbol.rpartition("_")[0] + " " + symbol.rpartition("_")[2] for symbol in
+             sorted(f"{name}_{dtype.name}" for name in EXPORTS for dtype in DTYPES)]
+
+    def counted_compile(*args, **kwargs):
+        result = compile_extra(*args, **kwargs)
+        done[0] += 1
+        progress(done[0], total, order[done[0]] if done[0] < exports
+                 else FINISHING_STEPS[0][0])
+        return result
+
+    def counted_cull(self):
+        result = cull_exports(self)
+        done[0] = exports + FINISHING_STEPS[0][1]
+        progress(done[0], total, FINISHING_STEPS[1][0])
+        return result
+
+    progress(0, total, order[0])
     with tempfile.TemporaryDirectory(dir=target.parent, prefix=".build-") as tmp:
         cc.output_dir = tmp
         saved = pycc_compiler.Flags
         pycc_compiler.Flags = _GilReleasingFlags
+        pycc_compiler.compile_extra = counted_compile
+        pycc_compiler.ModuleCompiler._cull_exports = counted_cull
         try:
             cc.compile()
         finally:
             pycc_compiler.Flags = saved
+            pycc_compiler.compile_extra = compile_extra
+            pycc_compiler.ModuleCompiler._cull_exports = cull_exports
         os.replace(Path(tmp) / target.name, target)
     prune(target.parent, keep=KEEP_BUILDS)
+    progress(total, total, "")
     return target
+
+
+def build_showing_progress(directory: Path | None = None) -> Path:
+    """``build`` with a progress bar on stderr (rich; imported here: only a build needs it):
+    what ``fluid-compat build-kernels`` shows for its 25-50 s.  Off a terminal the bar is
+    drawn once, when the build ends."""
+    from rich.console import Console
+    from rich.progress import (BarColumn, Progress, TaskProgressColumn, TextColumn,
+                               TimeElapsedColumn)
+
+    console = Console(stderr=True)
+    columns = (TextColumn("building kernels"), BarColumn(bar_width=30), TaskProgressColumn(),
+               TimeElapsedColumn(), TextColumn("{task.fields[step]}"))
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = bar.add_task("build", total=None, step="")
+
+        def show(done: int, total: int, step: str) -> None:
+            bar.update(task, completed=done, total=total, step=step)
+
+        return build(directory, progress=show)
 
 
 KEEP_BUILDS = 4
@@ -228,6 +314,7 @@ def _adapter(name: str, kinds: tuple[str, ...], exports: dict, fallback):
                         or (contiguous and not flags.c_contiguous)):
                     break
             else:
+                _CALLED[0] = True
                 return fn(*args)
         loops = fallback()
         if loops is None:

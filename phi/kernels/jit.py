@@ -22,6 +22,19 @@ float32 in float32 (as numpy's and BLAS's loops are) with no fastmath: sums are 
 order, so the same inputs give the same bits on every run; against the numpy path only the
 order of additions differs (within a few 1e-7 relative; none for layer_norm and gelu, which
 repeat numpy's order) and softmax's exp, the C library's (within ~8 ulp).
+
+What the user is told: numba's first compile of the loops (a cold cache: a fresh install,
+an edited ``_jit_loops.py``, another numba) takes seconds to tens of seconds, so the moment
+one of them really compiles (numba's ``numba:compile`` event, which fires only when its cache
+has no machine code for the call) one INFO record, ``NOTICE``, goes to the
+``phi.kernels.jit`` logger, once per process: never for loops loaded from numba's cache, nor
+with the ahead-of-time build (numba is not even imported then), nor while ``fluid-compat
+build-kernels`` compiles them.  Library code prints nothing: with logging unconfigured an INFO
+record shows nowhere; ``enable_notices()`` (the command line calls it) writes the bare message
+to stderr; an application silences it with
+``logging.getLogger("phi.kernels.jit").setLevel(logging.WARNING)``.  ``path_taken()`` and
+``path_summary()`` say which path the kernels ran (numpy, numba's JIT, the ahead-of-time
+build).
 """
 
 from __future__ import annotations
@@ -34,7 +47,9 @@ import numpy as np
 from phi import flags
 from phi.kernels import aot
 
-__all__ = ["DTYPES", "FLAG", "THREADS_FLAG", "built", "contiguous", "kernels", "split"]
+__all__ = ["COMPILE_SECONDS", "DTYPES", "FLAG", "LOGGER", "NOTICE", "PATHS", "THREADS_FLAG",
+           "built", "contiguous", "enable_notices", "jit_loops", "kernels", "path_summary",
+           "path_taken", "split"]
 
 DTYPES = aot.DTYPES  # the dtypes the compiled loops take (one table for both builds)
 
@@ -123,8 +138,157 @@ def jit_loops():
             except Exception:  # numba absent or broken: the numpy path
                 _JIT_STATE.append(None)
             else:
+                _watch_compiles(_jit_loops)
                 _JIT_STATE.append(_jit_loops)
     return _JIT_STATE[0]
+
+
+# ---- what the user is told: the first compile, and the path that ran (module doc) -------------
+
+LOGGER = "phi.kernels.jit"
+"""The logger of the compile notice (INFO)."""
+
+COMPILE_SECONDS = 15
+"""About how long numba takes to compile every loop for one dtype from a cold cache, in
+seconds: 13.5 s measured on a 2-core x86-64 machine (depthwise 3.7, layer_norm 2.1, im2col 2.1,
+... softmax 0.2), a few more for LLVM's own start.  A program compiles the loops it calls."""
+
+NOTICE = ("compiling kernels, once: ~{seconds} s; `fluid-compat build-kernels` does it ahead "
+          "of time")
+"""The compile notice (``seconds``: ``COMPILE_SECONDS``)."""
+
+_NOTICE_LOCK = threading.Lock()
+_NOTICE: dict = {"logged": False, "stderr": False, "handler": None, "depth": 0, "start": 0.0,
+                 "seconds": 0.0, "compiles": 0}
+
+
+def enable_notices() -> None:
+    """Write the compile notice to stderr (the bare message, no logging prefix): what the
+    ``fluid-compat`` command calls.  Attached when a notice is due (logging is not imported
+    before: a cold start's import); a program's own logging configuration is left as it is.
+    Silence it again with ``logging.getLogger(LOGGER).setLevel(logging.WARNING)``."""
+    _NOTICE["stderr"] = True
+
+
+def _stderr_handler():
+    """A logging handler writing a record's bare message to whatever ``sys.stderr`` is when
+    it is written (a test's capture, a redirected stream); made when first needed."""
+    import logging
+    import sys
+
+    class StderrMessage(logging.Handler):
+        def emit(self, record) -> None:
+            try:
+                sys.stderr.write(self.format(record) + "\n")
+                sys.stderr.flush()
+            except Exception:  # a closed stream: the notice is not worth a failure
+                self.handleError(record)
+
+    handler = StderrMessage(logging.INFO)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    return handler
+
+
+def _notify() -> None:
+    """Log ``NOTICE`` (once per process; the caller holds numba's compiler lock)."""
+    import logging
+
+    logger = logging.getLogger(LOGGER)
+    if _NOTICE["stderr"] and _NOTICE["handler"] is None:
+        _NOTICE["handler"] = _stderr_handler()
+        logger.addHandler(_NOTICE["handler"])
+        if logger.level == logging.NOTSET:
+            logger.setLevel(logging.INFO)
+    logger.info(NOTICE.format(seconds=COMPILE_SECONDS))
+
+
+def _watch_compiles(module) -> None:
+    """Listen to numba's compile events of ``module``'s loops (the JIT module): the notice
+    before the first one, and the time spent compiling (``path_summary``).  numba fires the
+    event only on a cache miss, inside its compiler lock (one compile at a time, nested ones
+    for the loops a loop calls); best effort: a numba without the event API gives no notice."""
+    try:
+        from numba.core import event
+    except ImportError:
+        return
+    import time
+
+    name = module.__name__
+
+    def ours(ev) -> bool:
+        fn = getattr((ev.data or {}).get("dispatcher"), "py_func", None)
+        return getattr(fn, "__module__", None) == name
+
+    class CompileWatch(event.Listener):
+        def on_start(self, ev) -> None:
+            # a build (fluid-compat build-kernels) compiles them too: it shows its own progress
+            if not ours(ev) or aot.building():
+                return
+            with _NOTICE_LOCK:
+                _NOTICE["depth"] += 1
+                if _NOTICE["depth"] > 1:
+                    return
+                _NOTICE["start"] = time.perf_counter()
+                first = not _NOTICE["logged"]
+                _NOTICE["logged"] = True
+            if first:
+                _notify()
+
+        def on_end(self, ev) -> None:
+            if not ours(ev) or aot.building():
+                return
+            with _NOTICE_LOCK:
+                _NOTICE["depth"] -= 1
+                if _NOTICE["depth"] == 0:
+                    _NOTICE["seconds"] += time.perf_counter() - _NOTICE["start"]
+                    _NOTICE["compiles"] += 1
+
+    event.register("numba:compile", CompileWatch())
+
+
+PATHS = ("numpy", "JIT", "ahead-of-time build")
+
+
+def path_taken() -> str:
+    """Which path the compiled-loop kernels took in this process so far: ``"ahead-of-time
+    build"`` (``phi.kernels.aot``), ``"JIT"`` (numba's), both joined by ``" + "`` (the build
+    handed an argument it does not take to the JIT), or ``"numpy"`` (no compiled loop ran:
+    numba absent, FLAGS_kernel_numba off, or no kernel that has one).  Never imports numba."""
+    taken = []
+    if aot.called():
+        taken.append(PATHS[2])
+    jit = _JIT_STATE[0] if _JIT_STATE else None
+    if jit is not None and any(getattr(jit, n).overloads for n in aot.EXPORTS):
+        taken.append(PATHS[1])
+    return " + ".join(taken) or PATHS[0]
+
+
+def path_summary() -> str:
+    """``path_taken()`` with why or from where, one line for a person: the build's file, the
+    JIT's compile time in this process (or that it came from numba's cache), or why numpy."""
+    taken = path_taken()
+    parts = []
+    if PATHS[2] in taken:
+        loops = _BUILT[0] if _BUILT else _STATE.get(True)
+        where = getattr(getattr(loops, "module", None), "__file__", None)
+        parts.append(f"{PATHS[2]} ({where})" if where else PATHS[2])
+    if PATHS[1] in taken:
+        if _NOTICE["compiles"]:
+            parts.append(f"numba JIT (compiled in {_NOTICE['seconds']:.1f} s, once: numba caches "
+                         "them; `fluid-compat build-kernels` builds them ahead of time)")
+        else:
+            parts.append("numba JIT (from numba's cache)")
+    if parts:
+        return " + ".join(parts)
+    if not FLAGS[FLAG]:
+        return f"numpy ({FLAG} is off)"
+    if _JIT_STATE and _JIT_STATE[0] is None:
+        return ("numpy (numba is not installed and there is no ahead-of-time build: "
+                "`pip install 'fluid-phi-bridge[numba]'` for the compiled loops)")
+    if not _JIT_STATE and _BUILT == [None]:  # only built() looked (the transformer kernels)
+        return ("numpy (no ahead-of-time build, which layer_norm, gelu and softmax take theirs "
+                "from: `fluid-compat build-kernels`)")
+    return "numpy (no kernel with a compiled loop ran)"
 
 
 # ---- splitting a compiled loop's channels over threads ----------------------------------------
