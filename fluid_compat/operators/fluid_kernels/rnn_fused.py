@@ -34,7 +34,9 @@ FLOATS = ("float32", "float64")
 
 def _sigmoid(v):
     t = v.dtype.type
-    return t(1) / (t(1) + np.exp(-np.clip(v, t(-40), t(13))))
+    # np.clip's bounds as two ufuncs: the same values (NaN stays NaN), without np.clip's
+    # Python-level dispatch, which costs more than the arithmetic on a step's rows
+    return t(1) / (t(1) + np.exp(-np.minimum(np.maximum(v, t(-40)), t(13))))
 
 
 def _tanh_detail(v):
@@ -131,28 +133,37 @@ class LstmKernel(FluidKernel):
         c_prev = _init_state(ctx, "C0", order, n, x.dtype)
         zero = np.zeros((n, h), x.dtype)
         wic, wfc, woc = (b[k * h:(k + 1) * h] if peep else zero[0] for k in (4, 5, 6))
-        hidden, cell = np.zeros((x.shape[0], h), x.dtype), np.zeros((x.shape[0], h), x.dtype)
+        rows_all = [r for rows in steps for r in rows]  # batch order, one step after the other
         batch_gate = np.zeros_like(x)
         batch_act = np.zeros((x.shape[0], h), x.dtype)
+        batch_hidden, batch_cell = np.zeros_like(batch_act), np.zeros_like(batch_act)
+        # every step's rows with the gate bias in one gather and one add (per step: the same
+        # elementwise sums), then per step the recurrent part; i and f activated together
+        xb = x[rows_all] + b[:4 * h]
+        w_if = np.concatenate([wic, wfc])
         pos = 0
         with quiet(np):
             for rows in steps:
                 k = len(rows)
-                g = x[rows] + b[:4 * h]
+                g = xb[pos:pos + k]
                 if h_prev is not None:
                     g = g + h_prev[:k] @ w
                 cp = c_prev[:k] if c_prev is not None else zero[:k]
-                cand = cand_act(g[:, :h])
-                i = gate(g[:, h:2 * h] + cp * wic)
-                f = gate(g[:, 2 * h:3 * h] + cp * wfc)
-                c = cand * i + cp * f
-                o = gate(g[:, 3 * h:] + c * woc)
-                atv = cell_act(c)
-                hh = o * atv
-                batch_gate[pos:pos + k] = np.concatenate([cand, i, f, o], axis=1)
-                batch_act[pos:pos + k] = atv
-                hidden[rows], cell[rows] = hh, c
+                bg = batch_gate[pos:pos + k]
+                bg[:, :h] = cand = cand_act(g[:, :h])
+                # [cp * W_ic, cp * W_fc] side by side: the same products as one at a time
+                bg[:, h:3 * h] = gate(g[:, h:3 * h] + np.tile(cp, 2) * w_if)
+                i, f = bg[:, h:2 * h], bg[:, 2 * h:3 * h]
+                c = batch_cell[pos:pos + k]
+                np.add(cand * i, cp * f, out=c)
+                bg[:, 3 * h:] = o = gate(g[:, 3 * h:] + c * woc)
+                atv = batch_act[pos:pos + k]
+                atv[...] = cell_act(c)
+                hh = batch_hidden[pos:pos + k]
+                np.multiply(o, atv, out=hh)
                 h_prev, c_prev, pos = hh, c, pos + k
+        hidden, cell = np.zeros_like(batch_act), np.zeros_like(batch_act)
+        hidden[rows_all], cell[rows_all] = batch_hidden, batch_cell
         lod = (tuple(offsets),)
         ctx.set_output("Hidden", hidden, lod=lod)
         ctx.set_output("Cell", cell, lod=lod)
@@ -182,29 +193,35 @@ class GruKernel(FluidKernel):
         origin = ctx.attr("origin_mode")
         order, steps = _batches(offsets, ctx.attr("is_reverse"))
         h_prev = _init_state(ctx, "H0", order, len(offsets) - 1, x.dtype)
-        hidden = np.zeros((x.shape[0], h), x.dtype)
+        rows_all = [r for rows in steps for r in rows]  # batch order, one step after the other
         batch_gate = np.zeros_like(x)
         batch_reset = np.zeros((x.shape[0], h), x.dtype)
         batch_hidden = np.zeros((x.shape[0], h), x.dtype)
+        # every step's rows with the bias in one gather and one add (per step: the same
+        # elementwise sums), then per step the recurrent part, in place; u and r together
+        xb = x[rows_all] + bias
+        zeros = np.zeros((len(offsets) - 1, h), x.dtype)
         pos = 0
         with quiet(np):
             for rows in steps:
                 k = len(rows)
-                g = x[rows] + bias
-                hp = h_prev[:k] if h_prev is not None else np.zeros((k, h), x.dtype)
+                g = xb[pos:pos + k]
+                hp = h_prev[:k] if h_prev is not None else zeros[:k]
                 if h_prev is not None:
                     g[:, :2 * h] += hp @ w_ur
-                u, r = gate(g[:, :h]), gate(g[:, h:2 * h])
-                reset = r * hp
+                bg = batch_gate[pos:pos + k]
+                bg[:, :2 * h] = gate(g[:, :2 * h])
+                u, r = bg[:, :h], bg[:, h:2 * h]
+                reset = batch_reset[pos:pos + k]
+                np.multiply(r, hp, out=reset)
                 if h_prev is not None:
                     g[:, 2 * h:] += reset @ w_c
-                c = node(g[:, 2 * h:])
-                hh = u * hp - u * c + c if origin else hp - u * hp + u * c
-                batch_gate[pos:pos + k] = np.concatenate([u, r, c], axis=1)
-                batch_reset[pos:pos + k] = reset
-                batch_hidden[pos:pos + k] = hh
-                hidden[rows] = hh
+                bg[:, 2 * h:] = c = node(g[:, 2 * h:])
+                hh = batch_hidden[pos:pos + k]
+                hh[...] = u * hp - u * c + c if origin else hp - u * hp + u * c
                 h_prev, pos = hh, pos + k
+        hidden = np.zeros((x.shape[0], h), x.dtype)
+        hidden[rows_all] = batch_hidden
         blod = _batch_lod(order, steps)
         ctx.set_output("BatchGate", batch_gate, lod=blod)
         ctx.set_output("BatchResetHiddenPrev", batch_reset)
