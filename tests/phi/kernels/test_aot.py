@@ -384,11 +384,11 @@ def test_cli_rebuilds_a_damaged_build(tmp_path, monkeypatch, capsys):
     damaged.write_bytes(b"\x7fELF cut short")
     monkeypatch.delitem(sys.modules, damaged.name.split(".")[0], raising=False)
     builds = []
-    monkeypatch.setattr(aot, "build", lambda: builds.append(1) or damaged)
+    monkeypatch.setattr(aot, "build", lambda *a, **kw: builds.append(1) or damaged)
     assert main(["build-kernels"]) == 0
     assert builds and "built" in capsys.readouterr().out
 
-    def broken():
+    def broken(*args, **kwargs):
         raise OSError("gcc: not found")
 
     monkeypatch.setattr(aot, "build", broken)
