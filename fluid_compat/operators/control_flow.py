@@ -194,7 +194,9 @@ class SubBlockOp(OperatorBase):
         super().__init__(*args)
         self.sub_ops: list | None = None
         self._locals: tuple[tuple[str, VarType], ...] = ()
+        self._array_locals: frozenset[str] = frozenset()
         self._persistables: tuple[str, ...] = ()
+        self._bound = None  # (parent scope, place, kid scope, runners): see bound_block
 
     def _block_index(self):
         return self.attrs.get(self.block_attr)
@@ -212,6 +214,9 @@ class SubBlockOp(OperatorBase):
         self._locals = tuple((name, v.type) for name, v in sub.vars.items()
                              if not v.persistable and v.type not in _NO_VALUE)
         self._persistables = tuple(name for name, v in sub.vars.items() if v.persistable)
+        self._array_locals = frozenset(n for n, t in self._locals
+                                       if t is VarType.LOD_TENSOR_ARRAY)
+        self._bound = None
         self.sub_ops = [make_operator(i, d, where=f"{label} > block {index} ", pins=pins,
                                       shadow=shadow) for i, d in enumerate(sub.ops)]
 
@@ -249,14 +254,41 @@ class SubBlockOp(OperatorBase):
         for op in self.sub_ops:
             op.run(kid, place)
 
-    def run_once(self, scope: Scope, place: Place) -> None:
-        """Run the sub-block once in a fresh kid scope, dropped afterwards."""
-        self._check_bound()
+    def bound_block(self, scope: Scope, place: Place) -> tuple[Scope, list]:
+        """The sub-block's kid scope of ``scope`` with a BoundRunner per op (each replays its
+        op's cached kernel decision with no lookups, as block 0's runners do), made on the
+        first run and kept for the next ones while ``scope`` and ``place`` stay: the kid is
+        emptied first, so each run starts as in the fresh scope Paddle makes (its own
+        variables uninitialized, its arrays empty).  An operator instance belongs to one plan,
+        which one run uses at a time, so the kept scope is never shared."""
+        cache = self._bound
+        if cache is not None and cache[0] is scope and cache[1] == place:
+            kid, runners = cache[2], cache[3]
+            arrays = self._array_locals
+            for name in kid.local_var_names():
+                kid.find_local_var(name).value = LoDTensorArray() if name in arrays else None
+            return kid, runners
+        from fluid_compat.operators.runner import BoundRunner
+
         kid = self.new_block_scope(scope)
-        try:
+        runners = [BoundRunner(op, kid, place) for op in self.sub_ops]
+        self._bound = (scope, place, kid, runners)
+        return kid, runners
+
+    def run_bound(self, kid: Scope, runners: list, place: Place) -> None:
+        """One pass over the sub-block: its bound runners (the profiler times ops one by
+        one instead)."""
+        if current_profiler() is not None:
             self.run_ops(kid, place)
-        finally:
-            scope.delete_scope(kid)
+            return
+        for runner in runners:
+            runner()
+
+    def run_once(self, scope: Scope, place: Place) -> None:
+        """Run the sub-block once, in its kept kid scope emptied as a fresh one."""
+        self._check_bound()
+        kid, runners = self.bound_block(scope, place)
+        self.run_bound(kid, runners, place)
 
 
 class ConditionalBlockOp(SubBlockOp):
@@ -392,26 +424,23 @@ class WhileOp(SubBlockOp):
         steps = 0
         if self.attrs.get("is_test"):
             keep = frozenset(self.attrs.get("skip_eager_deletion_vars") or ())
-            kid = self.new_block_scope(scope)
-            try:
-                while True:
-                    for name in kid.local_var_names():
-                        var = kid.find_local_var(name)
-                        value = var.value
-                        if isinstance(value, LoDTensorArray):
-                            value.clear()
-                        elif isinstance(value, DenseTensor) and name not in keep:
-                            var.value = None  # Paddle's GC freed it after its last use
-                        elif isinstance(value, DenseTensor) and value.lod:
-                            var.value = DenseTensor(value.data, value.dtype, value.place,
-                                                    value.layout, (), value._dims)
-                    self.run_ops(kid, place)
-                    steps += 1
-                    if not self._condition(scope):
-                        return
-                    self._check_steps(steps, limit)
-            finally:
-                scope.delete_scope(kid)
+            kid, runners = self.bound_block(scope, place)
+            while True:
+                for name in kid.local_var_names():
+                    var = kid.find_local_var(name)
+                    value = var.value
+                    if isinstance(value, LoDTensorArray):
+                        value.clear()
+                    elif isinstance(value, DenseTensor) and name not in keep:
+                        var.value = None  # Paddle's GC freed it after its last use
+                    elif isinstance(value, DenseTensor) and value.lod:
+                        var.value = DenseTensor(value.data, value.dtype, value.place,
+                                                value.layout, (), value._dims)
+                self.run_bound(kid, runners, place)
+                steps += 1
+                if not self._condition(scope):
+                    return
+                self._check_steps(steps, limit)
         if not self._keep_steps:
             while True:
                 self.run_once(scope, place)

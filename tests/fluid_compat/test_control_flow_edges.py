@@ -226,3 +226,23 @@ def test_select_input_of_a_variable_no_branch_wrote_names_it():
         Executor().run(Program(desc), fetch_list=["out"], scope=Scope())
     with pytest.raises(NotFound):
         Executor().run(Program(desc), fetch_list=["nothing_here"], scope=Scope())
+
+
+def test_a_loop_body_replays_its_kernel_decisions_and_starts_each_run_fresh():
+    """The body's ops run as bound runners (block 0's fast path) in a kid scope kept between
+    runs, which is emptied at each run's start as Paddle's fresh scope would be."""
+    exe, scope = Executor(), Scope()
+    program = _counter_loop(5, is_test=True)
+    for _ in range(3):
+        acc, = exe.run(program, fetch_list=["acc"], scope=scope)
+        assert acc.tolist() == [10.0]
+    (plan,) = exe.plans()
+    loop = next(op for op in plan.ops if op.type == "while")
+    parent, _, kid, runners = loop._bound
+    assert parent is plan.local and len(runners) == len(loop.sub_ops)
+    fast = {r.op.type: r.fast_runs for r in runners}
+    assert fast["elementwise_add"] > 0 and fast["cast"] > 0  # replayed without dispatch
+    # a body-local value of the last run is gone when the next run starts
+    kid.find_local_var("i_f").value = "stale"
+    acc, = exe.run(program, fetch_list=["acc"], scope=scope)
+    assert acc.tolist() == [10.0] and kid.find_local_var("i_f").value != "stale"
