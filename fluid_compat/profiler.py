@@ -170,7 +170,10 @@ class Profiler:
             return op.type, _label(op), "-", _shapes(op, step.scope), op
         members = getattr(step, "members", None) or getattr(step, "runners", None) or []
         types = [r.op.type for r in members if getattr(r, "op", None) is not None]
-        name = "+".join(types) if types else type(step).__name__
+        if len(types) > 4:  # a compiled segment of dozens of ops: its ends and its size
+            name = f"{types[0]}+...+{types[-1]} ({len(types)} ops)"
+        else:
+            name = "+".join(types) if types else type(step).__name__
         where = _label(members[0].op) if types else "-"
         shapes = _shapes(members[0].op, members[0].scope) if types else ()
         return name, where, type(step).__name__, shapes, None  # the kind of step as kernel
