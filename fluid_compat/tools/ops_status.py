@@ -207,9 +207,17 @@ def _grad_status(name: str, registry, factory, fluid_kernels_of) -> str:
     from opmakers.grad import grad_op_types
     from phi.core.errors import PhiError
 
+    from fluid_compat.framework.op_registry import get_op_info
+
     parts = []
     for t in grad_op_types(name):
         side = "missing"
+        try:  # a grad op run by an operator class (read_from_array for write_to_array ...)
+            if get_op_info(t).hooks.operator_class is not None:
+                parts.append(f"{t}: operator")
+                continue
+        except PhiError:
+            pass
         if fluid_kernels_of(t):
             side = "fluid"
         try:
