@@ -66,7 +66,10 @@ def _cmd_kernels(args: argparse.Namespace) -> int:
     table = {}
     for name in names:
         groups: dict[str, list[str]] = {}
-        for key in sorted(factory.kernels_of(name), key=lambda k: int(k.dtype)):
+        # backend, layout, dtype order (not registration order, which tests and plug-ins
+        # change): CPU first, as the eager key lookups prefer
+        for key in sorted(factory.kernels_of(name),
+                          key=lambda k: (int(k.backend), int(k.layout), int(k.dtype))):
             groups.setdefault(f"{key.backend}, {key.layout}", []).append(str(key.dtype))
         table[name] = groups
     if args.format == "json":
