@@ -188,9 +188,14 @@ class Pool2DKernel(FluidKernel):
         total = xp.sum(win, axis=(4, 5))
         if ctx.attr("exclusive"):
             count = xp.sum(valid, axis=(2, 3))
-        else:  # the input widened by the leading padding on both sides counts
-            ext = xp.zeros(padded.shape[2:], dtype=x.dtype)
-            ext[:top + h + top, :left + w + left] = 1
-            count = xp.sum(pooled_mask(ext), axis=(2, 3))
+        else:  # Paddle's pool_size: per axis min(start + k, size + lead) - start, where a
+            # window wholly past the widened input counts negative (its 0 / -n is -0.0)
+            def axis_count(size, k, s, lead, n):
+                start = xp.arange(n) * s - lead
+                return xp.minimum(start + k, size + lead) - start
+
+            count = xp.asarray((axis_count(h, ksize[0], strides[0], top, ho)[:, None]
+                                * axis_count(w, ksize[1], strides[1], left, wo)[None, :])
+                               .astype(x.dtype))
         with xp.errstate(divide="ignore", invalid="ignore"):  # empty windows: 0/0 as Paddle
             return total / count

@@ -255,3 +255,20 @@ def test_compare_arrays_special_values(a, b, dtype, want):
     np_dtype = np.int64 if dtype is _I64 else np.float32
     got = compare_arrays(np.array(a, np_dtype), np.array(b, np_dtype), dtype)
     assert got == want
+
+
+def test_pool2d_fluid_and_phi_agree_on_every_pool2d_case():
+    """The fluid pool2d kernel counts a non-exclusive average's window as Paddle does (a window
+    wholly past the widened input counts negative: 0 / -n = -0.0), so `compare` of each Paddle-made
+    pool2d case agrees, as the phi kernel matches Paddle's recorded output."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cases = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "single_ops")
+                   .glob("pool2d_avg_*.json"))
+    assert cases
+    for case in cases:
+        done = subprocess.run([sys.executable, "-m", "fluid_compat", "compare", "--op", "pool2d",
+                               "--case", str(case)], capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0 and "result: agree" in done.stdout, (case.name, done.stdout)
