@@ -44,10 +44,12 @@ from fluid_compat.framework import VarType
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.framework.scope import LoDTensorArray, Scope
 from fluid_compat.operators.base import OperatorBase
+from fluid_compat.operators.op_values import copied_tensor, op_name, zeros_like
+from opmakers.grad import EMPTY_VAR_NAME, GRAD_SUFFIX
 from fluid_compat.profiler import current as current_profiler
 
 __all__ = ["ConditionalBlockGradOp", "ConditionalBlockOp", "PyLayerOp", "SelectInputOp",
-           "SelectOutputOp", "SubBlockOp", "WhileGradOp", "WhileOp", "block_label",
+           "SelectOutputOp", "SubBlockOp", "WhileGradOp", "WhileOp",
            "input_value", "referenced_names"]
 
 define_flag("FLAGS_while_max_steps", int, 1_000_000,
@@ -58,24 +60,18 @@ define_flag("FLAGS_while_max_steps", int, 1_000_000,
 _NO_VALUE = (VarType.FEED_MINIBATCH, VarType.FETCH_LIST, VarType.RAW, VarType.STEP_SCOPES)
 
 
-def block_label(op) -> str:
-    """``op #i `type``` with the blocks it sits in (``while`` > block 1 op #3 ...), for error
-    messages; the label make_operator gave the op, or its type."""
-    return getattr(op, "label", None) or f"`{op.type}`"
-
-
 def input_value(op, scope: Scope, slot: str, index: int = 0):
     """The value of input ``slot`` [index]: a DenseTensor holding data or a LoDTensorArray;
     PreconditionNotMet naming op and variable otherwise."""
     names = op.inputs.get(slot, ())
     if len(names) <= index:
-        raise InvalidArgument(f"Operator {block_label(op)}: input `{slot}` is missing.")
+        raise InvalidArgument(f"Operator {op_name(op)}: input `{slot}` is missing.")
     var = scope.find_var(names[index])
     value = None if var is None else var.value
     if isinstance(value, LoDTensorArray):
         return value
     if not isinstance(value, DenseTensor) or value.data is None:
-        raise PreconditionNotMet(f"Operator {block_label(op)}: input `{slot}` "
+        raise PreconditionNotMet(f"Operator {op_name(op)}: input `{slot}` "
                                  f"(`{names[index]}`) holds no tensor.")
     return value
 
@@ -83,7 +79,7 @@ def input_value(op, scope: Scope, slot: str, index: int = 0):
 def _tensor(op, scope: Scope, slot: str, index: int = 0) -> DenseTensor:
     value = input_value(op, scope, slot, index)
     if not isinstance(value, DenseTensor):
-        raise InvalidArgument(f"Operator {block_label(op)}: input `{slot}` "
+        raise InvalidArgument(f"Operator {op_name(op)}: input `{slot}` "
                               f"(`{op.inputs[slot][index]}`) is a tensor array, a tensor was "
                               "expected.")
     return value
@@ -92,7 +88,7 @@ def _tensor(op, scope: Scope, slot: str, index: int = 0) -> DenseTensor:
 def _scalar_bool(op, t: DenseTensor, slot: str) -> bool:
     host = np.asarray(t.numpy())
     if host.size != 1:
-        raise InvalidArgument(f"Operator {block_label(op)}: the condition `{slot}` must hold one "
+        raise InvalidArgument(f"Operator {op_name(op)}: the condition `{slot}` must hold one "
                               f"element, it holds {host.size} (shape {list(host.shape)}).")
     return bool(host.reshape(()))
 
@@ -118,10 +114,6 @@ def referenced_names(ops) -> set[str]:
     return out
 
 
-GRAD_SUFFIX = "@GRAD"
-EMPTY_VAR_NAME = "@EMPTY@"
-
-
 def _consumed_by(program, grad_type: str, slot: str, name: str | None) -> bool:
     """Whether an op ``grad_type`` of ``program`` reads ``name`` in ``slot`` (a forward op
     keeps its step scopes only for such a grad op)."""
@@ -138,30 +130,19 @@ def _scopes_list(op, scope: Scope, slot: str, *, output: bool) -> list:
     """The list held by the STEP_SCOPES variable in ``slot`` (made empty when new)."""
     names = (op.outputs if output else op.inputs).get(slot, ())
     if not names:
-        raise InvalidArgument(f"Operator {block_label(op)}: `{slot}` is missing.")
+        raise InvalidArgument(f"Operator {op_name(op)}: `{slot}` is missing.")
     var = scope.find_var(names[0])
     if var is None:
         if not output:
-            raise NotFound(f"Operator {block_label(op)}: the step scopes `{names[0]}` are not "
+            raise NotFound(f"Operator {op_name(op)}: the step scopes `{names[0]}` are not "
                            "in the scope: run the forward op first.")
         var = scope.var(names[0])
     if not isinstance(var.value, list):
         if not output:
-            raise PreconditionNotMet(f"Operator {block_label(op)}: `{names[0]}` holds no step "
+            raise PreconditionNotMet(f"Operator {op_name(op)}: `{names[0]}` holds no step "
                                      "scopes: its forward op did not run in this scope.")
         var.value = []
     return var.value
-
-
-def _zeros_like(t: DenseTensor) -> DenseTensor:
-    return DenseTensor(np.zeros(t.dims, dtype=t.dtype.to_numpy()), t.dtype, t.place, t.layout,
-                       t.lod)
-
-
-def _frozen(t: DenseTensor) -> DenseTensor:
-    """A copy of ``t`` no later in-place write can reach (a step's saved input)."""
-    data = t.data.copy() if hasattr(t.data, "copy") else t.data
-    return DenseTensor(data, t.dtype, t.place, t.layout, t.lod)
 
 
 def _add_grads(a, b):
@@ -338,7 +319,7 @@ class ConditionalBlockGradOp(ConditionalBlockOp):
             self._check_bound()
             kept = _scopes_list(self, scope, "Scope", output=False)
             if not kept:
-                raise PreconditionNotMet(f"Operator {block_label(self)}: the forward "
+                raise PreconditionNotMet(f"Operator {op_name(self)}: the forward "
                                          "conditional_block kept no scope.")
             cur = self.new_block_scope(scope, kept[0])
             self.run_ops(cur, place)
@@ -365,9 +346,9 @@ class ConditionalBlockGradOp(ConditionalBlockOp):
             value = x.value
             if isinstance(value, DenseTensor):
                 if value.data is not None and value.numel != 0:
-                    g.value = _zeros_like(value)
+                    g.value = zeros_like(value)
             elif isinstance(value, LoDTensorArray):
-                g.value = LoDTensorArray(_zeros_like(t) if t.data is not None else t
+                g.value = LoDTensorArray(zeros_like(t) if t.data is not None else t
                                          for t in value)
 
 
@@ -406,7 +387,7 @@ class WhileOp(SubBlockOp):
     def _condition(self, scope: Scope) -> bool:
         t = _tensor(self, scope, "Condition")
         if t.dtype is not DataType.BOOL:
-            raise InvalidArgument(f"Operator {block_label(self)}: Condition "
+            raise InvalidArgument(f"Operator {op_name(self)}: Condition "
                                   f"(`{self.input('Condition')}`) must be a bool tensor, got "
                                   f"{t.dtype}.")
         return _scalar_bool(self, t, "Condition")
@@ -417,7 +398,7 @@ class WhileOp(SubBlockOp):
             return
         if not self._condition_written:
             raise PreconditionNotMet(
-                f"Operator {block_label(self)}: its Condition `{self.input('Condition')}` is "
+                f"Operator {op_name(self)}: its Condition `{self.input('Condition')}` is "
                 "true and no op of its body writes it: the loop would never end. Nothing of "
                 "the loop was run.")
         limit = int(FLAGS["FLAGS_while_max_steps"])
@@ -459,7 +440,7 @@ class WhileOp(SubBlockOp):
                 var = scope.find_var(name)
                 if var is not None and isinstance(var.value, DenseTensor) and \
                         var.value.data is not None:
-                    saved[name] = _frozen(var.value)
+                    saved[name] = copied_tensor(var.value)
             kid = self.new_block_scope(scope)
             kept.append(kid)
             self.run_ops(kid, place)
@@ -473,7 +454,7 @@ class WhileOp(SubBlockOp):
     def _check_steps(self, steps: int, limit: int) -> None:
         if steps >= limit:
             raise PreconditionNotMet(
-                f"Operator {block_label(self)} ran {steps} steps and its Condition "
+                f"Operator {op_name(self)} ran {steps} steps and its Condition "
                 f"`{self.input('Condition')}` still holds: stopped at FLAGS_while_max_steps="
                 f"{limit} (raise the flag for a longer loop).")
 
@@ -518,12 +499,12 @@ class WhileGradOp(SubBlockOp):
         outside_og = list(self.inputs.get("Out@GRAD", ()))
         inside_og = list(self.attrs.get("original_output_grad") or outside_og)
         if len(outside_og) != len(inside_og):
-            raise InvalidArgument(f"Operator {block_label(self)}: {len(outside_og)} output "
+            raise InvalidArgument(f"Operator {op_name(self)}: {len(outside_og)} output "
                                   f"gradients but {len(inside_og)} original_output_grad names.")
         xs = self.inputs.get("X", ())
         x_grads = self.outputs.get("X@GRAD", ())
         if len(xs) != len(x_grads):
-            raise InvalidArgument(f"Operator {block_label(self)}: X has {len(xs)} names, X@GRAD "
+            raise InvalidArgument(f"Operator {op_name(self)}: X has {len(xs)} names, X@GRAD "
                                   f"{len(x_grads)}.")
         for k, cur in enumerate(reversed(steps)):
             for out_name, in_name in zip(outside_og, inside_og, strict=True):
@@ -563,7 +544,7 @@ class WhileGradOp(SubBlockOp):
                                    else value)
                     continue
                 if k == 0 and isinstance(value, DenseTensor):
-                    outer.value = _zeros_like(value)
+                    outer.value = zeros_like(value)
                 outer.value = _add_grads(outer.value, value)
         for s in steps:
             if s in scope.kids:
@@ -573,7 +554,7 @@ class WhileGradOp(SubBlockOp):
     def _declared_zeros(self, name: str) -> DenseTensor:
         desc = self._parent_block.find_var_recursive(name)
         if desc is None or desc.shape is None or any(d < 0 for d in desc.shape):
-            raise PreconditionNotMet(f"Operator {block_label(self)}: the output gradient "
+            raise PreconditionNotMet(f"Operator {op_name(self)}: the output gradient "
                                      f"`{name}` was never computed and its declared shape is "
                                      "unknown, so it cannot start as zeros.")
         dtype = desc.dtype
@@ -584,14 +565,14 @@ def _mask(op, scope: Scope, n: int) -> int:
     t = _tensor(op, scope, "Mask")
     host = np.asarray(t.numpy()).reshape(-1)
     if host.size != 1:
-        raise InvalidArgument(f"Operator {block_label(op)}: Mask must hold one element, it "
+        raise InvalidArgument(f"Operator {op_name(op)}: Mask must hold one element, it "
                               f"holds {host.size}.")
     if not np.issubdtype(host.dtype, np.integer) and host.dtype != np.bool_:
-        raise InvalidArgument(f"Operator {block_label(op)}: Mask (`{op.input('Mask')}`) must be "
+        raise InvalidArgument(f"Operator {op_name(op)}: Mask (`{op.input('Mask')}`) must be "
                               f"an integer tensor, got {t.dtype}.")
     k = int(host[0])
     if not 0 <= k < n:
-        raise InvalidArgument(f"Operator {block_label(op)}: Mask {k} is out of range [0, {n}).")
+        raise InvalidArgument(f"Operator {op_name(op)}: Mask {k} is out of range [0, {n}).")
     return k
 
 

@@ -9,17 +9,20 @@ creating it in the scope the op runs in when no enclosing scope has it.
 
 from __future__ import annotations
 
+import numpy as np
+
+from opmakers.grad import EMPTY_VAR_NAME
 from phi.core.errors import InvalidArgument, NotFound, PreconditionNotMet
 from phi.core.tensor import DenseTensor
 
 from fluid_compat.framework.lod_rank_table import LoDRankTable
 from fluid_compat.framework.scope import LoDTensorArray, Scope, Variable
 
-__all__ = ["EMPTY_VAR", "op_name", "optional_tensor", "output_names", "rank_table_input",
-           "set_output", "tensor_array_input", "tensor_input"]
+__all__ = ["EMPTY_VAR", "copied_tensor", "op_name", "optional_tensor", "output_names",
+           "rank_table_input", "set_output", "tensor_array_input", "tensor_input", "zeros_like"]
 
 #: the name a grad op's unneeded output carries (nothing is written to it)
-EMPTY_VAR = "@EMPTY@"
+EMPTY_VAR = EMPTY_VAR_NAME
 
 
 def op_name(op) -> str:
@@ -90,6 +93,20 @@ def tensor_array_input(op, scope: Scope, slot: str = "X") -> LoDTensorArray:
         raise InvalidArgument(f"Operator {op_name(op)}: input `{slot}` (`{name}`) must hold a "
                               f"tensor array, it holds {_kind(value)}.")
     return value
+
+
+def copied_tensor(t: DenseTensor) -> DenseTensor:
+    """A tensor of its own (Paddle's TensorCopy into and out of arrays, a while step's saved
+    input): the array is copied so that no later in-place write reaches it."""
+    data = None if t.data is None else t.data.copy()
+    return DenseTensor(data, t.dtype, t.place, t.layout, t.lod,
+                       None if t.data is not None else t.dims)
+
+
+def zeros_like(t: DenseTensor) -> DenseTensor:
+    """Zeros of ``t``'s dims, dtype, place, layout and LoD (a gradient nobody computed)."""
+    return DenseTensor(np.zeros(t.dims, dtype=t.dtype.to_numpy()), t.dtype, t.place, t.layout,
+                       t.lod)
 
 
 def output_names(op, slot: str) -> tuple[str, ...]:

@@ -34,12 +34,18 @@ from phi.core.tensor import DenseTensor
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.framework.scope import LoDTensorArray, Scope
-from fluid_compat.operators.control_flow import block_label
+from fluid_compat.operators.op_values import (
+    copied_tensor,
+    op_name,
+    set_output,
+    tensor_array_input,
+    zeros_like,
+)
 from fluid_compat.operators.base import OperatorBase
 
 __all__ = ["LoDArrayLengthOp", "ReadFromArrayOp", "TensorArrayToTensorGradOp",
            "TensorArrayToTensorOp", "WriteToArrayOp",
-           "array_index", "array_value"]
+           "array_index"]
 
 
 def _host(t: DenseTensor) -> np.ndarray:
@@ -56,55 +62,31 @@ def array_index(op, scope: Scope) -> int:
     var = None if name is None else scope.find_var(name)
     t = None if var is None else var.value
     if not isinstance(t, DenseTensor) or t.data is None:
-        raise NotFound(f"Operator {block_label(op)}: the index I (`{name}`) holds no tensor.")
+        raise NotFound(f"Operator {op_name(op)}: the index I (`{name}`) holds no tensor.")
     host = _host(t).reshape(-1)
     if host.size != 1:
-        raise InvalidArgument(f"Operator {block_label(op)}: the index I (`{name}`) must hold one "
+        raise InvalidArgument(f"Operator {op_name(op)}: the index I (`{name}`) must hold one "
                               f"element, it holds {host.size} (shape {list(t.dims)}).")
     if not np.issubdtype(host.dtype, np.integer):
-        raise InvalidArgument(f"Operator {block_label(op)}: the index I (`{name}`) must be an "
+        raise InvalidArgument(f"Operator {op_name(op)}: the index I (`{name}`) must be an "
                               f"integer tensor (int64), got {t.dtype}.")
     i = int(host[0])
     if i < 0:
-        raise OutOfRange(f"Operator {block_label(op)}: the index I (`{name}`) is {i}; an array "
+        raise OutOfRange(f"Operator {op_name(op)}: the index I (`{name}`) is {i}; an array "
                          "index must not be negative.")
     return i
 
 
-def array_value(op, scope: Scope, slot: str, *, create: bool = False) -> LoDTensorArray:
-    """The LoDTensorArray of the variable in ``slot`` (an input, or with ``create`` an output,
-    made empty when it holds nothing yet)."""
-    names = (op.outputs if create else op.inputs).get(slot, ())
-    if not names:
-        raise InvalidArgument(f"Operator {block_label(op)}: `{slot}` is missing.")
-    name = names[0]
-    var = scope.find_var(name)
-    if var is None:
-        if not create:
-            raise NotFound(f"Operator {block_label(op)}: the array {slot} (`{name}`) is not in "
-                           "the scope.")
-        var = scope.var(name)
-    value = var.value
-    if value is None and create:
-        value = var.value = LoDTensorArray()
-    if not isinstance(value, LoDTensorArray):
-        what = "nothing" if value is None else type(value).__name__
-        raise InvalidArgument(f"Operator {block_label(op)}: {slot} (`{name}`) must hold a "
-                              f"LoDTensorArray (a LOD_TENSOR_ARRAY variable), it holds {what}.")
-    return value
-
-
-def _copy(t: DenseTensor) -> DenseTensor:
-    """A tensor of its own (Paddle copies into and out of arrays): the array is copied so that
-    a later in-place write to the source cannot reach the stored step."""
-    data = None if t.data is None else t.data.copy()
-    return DenseTensor(data, t.dtype, t.place, t.layout, t.lod,
-                       None if t.data is not None else t.dims)
-
-
-def _out_var(op, scope: Scope, slot: str = "Out"):
-    name = op.outputs[slot][0]
-    return scope.find_var(name) or scope.var(name)
+def _output_array(op, scope: Scope) -> LoDTensorArray:
+    """write_to_array's Out: its LoDTensorArray, made empty when the variable holds nothing."""
+    name = op.outputs["Out"][0]
+    var = scope.find_var(name) or scope.var(name)
+    if var.value is None:
+        var.value = LoDTensorArray()
+    if not isinstance(var.value, LoDTensorArray):
+        raise InvalidArgument(f"Operator {op_name(op)}: output `Out` (`{name}`) must hold a "
+                              f"tensor array, it holds {type(var.value).__name__}.")
+    return var.value
 
 
 class WriteToArrayOp(OperatorBase):
@@ -117,41 +99,40 @@ class WriteToArrayOp(OperatorBase):
         x = x_var.value
         if not isinstance(x, DenseTensor):
             what = "nothing" if x is None else type(x).__name__
-            raise InvalidArgument(f"Operator {block_label(self)}: X (`{self.input('X')}`) must "
+            raise InvalidArgument(f"Operator {op_name(self)}: X (`{self.input('X')}`) must "
                                   f"hold a tensor, it holds {what}.")
         i = array_index(self, scope)
-        out = array_value(self, scope, "Out", create=True)
+        out = _output_array(self, scope)
         if i >= len(out):
             out.extend(DenseTensor() for _ in range(i + 1 - len(out)))
         if x.data is None:  # Paddle: the step keeps X's LoD, no data is written
             out[i] = DenseTensor(None, out[i].dtype, lod=x.lod)
         else:
-            out[i] = _copy(x)
+            out[i] = copied_tensor(x)
 
 
 class ReadFromArrayOp(OperatorBase):
     """Out = X[I] (module doc)."""
 
     def run_impl(self, scope: Scope, place: Place) -> None:
-        x = array_value(self, scope, "X")
+        x = tensor_array_input(self, scope, "X")
         i = array_index(self, scope)
-        out = _out_var(self, scope)
+        out = scope.find_var(self.outputs["Out"][0]) or scope.var(self.outputs["Out"][0])
         if i < len(x):
             step = x[i]
             if step.data is None:
                 raise PreconditionNotMet(
-                    f"Operator {block_label(self)}: step {i} of the array X "
+                    f"Operator {op_name(self)}: step {i} of the array X "
                     f"(`{self.input('X')}`) was never written (the array has {len(x)} steps).")
-            out.value = _copy(step)
+            out.value = copied_tensor(step)
             return
         fw_name = self.input("X_W")
         fw = None if fw_name is None else scope.find_var(fw_name)
         if fw is not None and isinstance(fw.value, DenseTensor) and fw.value.data is not None:
             w = fw.value  # a write_to_array grad: the step was never written, its grad is 0
-            out.value = DenseTensor(np.zeros(w.dims, dtype=w.dtype.to_numpy()), w.dtype,
-                                    lod=w.lod)
+            out.value = zeros_like(w)
             return
-        raise OutOfRange(f"Operator {block_label(self)}: index I = {i} reads past the end of the "
+        raise OutOfRange(f"Operator {op_name(self)}: index I = {i} reads past the end of the "
                          f"array X (`{self.input('X')}`), which has {len(x)} steps.")
 
 
@@ -159,55 +140,55 @@ class LoDArrayLengthOp(OperatorBase):
     """Out = [len(X)] (int64, shape [1])."""
 
     def run_impl(self, scope: Scope, place: Place) -> None:
-        x = array_value(self, scope, "X")
-        _out_var(self, scope).value = DenseTensor(np.array([len(x)], dtype=np.int64),
-                                                  DataType.INT64)
+        x = tensor_array_input(self, scope, "X")
+        set_output(self, scope, "Out", DenseTensor(np.array([len(x)], dtype=np.int64),
+                                                   DataType.INT64))
 
 
 class TensorArrayToTensorOp(OperatorBase):
     """Out = concat(X, axis) or stack(X, axis); OutIndex = each step's size along axis."""
 
     def run_impl(self, scope: Scope, place: Place) -> None:
-        x = array_value(self, scope, "X")
+        x = tensor_array_input(self, scope, "X")
         name = self.input("X")
         if not x:
-            raise InvalidArgument(f"Operator {block_label(self)}: the array X (`{name}`) is "
+            raise InvalidArgument(f"Operator {op_name(self)}: the array X (`{name}`) is "
                                   "empty; tensor_array_to_tensor needs at least one step.")
         for k, t in enumerate(x):
             if t.data is None:
-                raise PreconditionNotMet(f"Operator {block_label(self)}: step {k} of the array "
+                raise PreconditionNotMet(f"Operator {op_name(self)}: step {k} of the array "
                                          f"X (`{name}`) was never written.")
         dtypes = {t.dtype for t in x}
         if len(dtypes) != 1:
-            raise InvalidArgument(f"Operator {block_label(self)}: the steps of X (`{name}`) have "
+            raise InvalidArgument(f"Operator {op_name(self)}: the steps of X (`{name}`) have "
                                   f"different dtypes {sorted(map(str, dtypes))}.")
         axis = int(self.attrs.get("axis", 0))
         use_stack = bool(self.attrs.get("use_stack", False))
         ranks = {len(t.dims) for t in x}
         if len(ranks) != 1:
-            raise InvalidArgument(f"Operator {block_label(self)}: the steps of X (`{name}`) have "
+            raise InvalidArgument(f"Operator {op_name(self)}: the steps of X (`{name}`) have "
                                   f"different ranks {sorted(ranks)}.")
         rank = ranks.pop()
         limit = rank + 1 if use_stack else rank
         if not -limit <= axis < limit:
-            raise InvalidArgument(f"Operator {block_label(self)}: axis {axis} is out of range "
+            raise InvalidArgument(f"Operator {op_name(self)}: axis {axis} is out of range "
                                   f"[{-limit}, {limit}) for steps of rank {rank}.")
         arrays = [_host(t) for t in x]
         try:
             out = np.stack(arrays, axis=axis) if use_stack else np.concatenate(arrays, axis=axis)
         except ValueError as exc:
             shapes = [list(t.dims) for t in x]
-            raise InvalidArgument(f"Operator {block_label(self)}: the steps of X (`{name}`) "
+            raise InvalidArgument(f"Operator {op_name(self)}: the steps of X (`{name}`) "
                                   f"cannot be {'stacked' if use_stack else 'concatenated'} on "
                                   f"axis {axis}: shapes {shapes}.") from exc
         # each step's size along axis (Paddle reads dims[axis] of every step)
         index_axis = axis if axis >= 0 else axis + rank
         sizes = [int(t.dims[index_axis]) if 0 <= index_axis < rank else 1 for t in x]
         dtype = next(iter(dtypes))
-        _out_var(self, scope).value = DenseTensor(out, dtype)
+        set_output(self, scope, "Out", DenseTensor(out, dtype))
         if self.outputs.get("OutIndex"):
-            _out_var(self, scope, "OutIndex").value = DenseTensor(
-                np.array(sizes, dtype=np.int32), DataType.INT32)
+            set_output(self, scope, "OutIndex", DenseTensor(np.array(sizes, dtype=np.int32),
+                                                            DataType.INT32))
 
 
 class TensorArrayToTensorGradOp(OperatorBase):
@@ -215,16 +196,16 @@ class TensorArrayToTensorGradOp(OperatorBase):
     along axis (stack's grad)."""
 
     def run_impl(self, scope: Scope, place: Place) -> None:
-        x = array_value(self, scope, "X")
+        x = tensor_array_input(self, scope, "X")
         name = self.input("X")
         if not x:
-            raise InvalidArgument(f"Operator {block_label(self)}: the array X (`{name}`) is "
+            raise InvalidArgument(f"Operator {op_name(self)}: the array X (`{name}`) is "
                                   "empty.")
         dout_name = self.input("Out@GRAD")
         dvar = None if dout_name is None else scope.find_var(dout_name)
         dout = None if dvar is None else dvar.value
         if not isinstance(dout, DenseTensor) or dout.data is None:
-            raise NotFound(f"Operator {block_label(self)}: Out@GRAD (`{dout_name}`) holds no "
+            raise NotFound(f"Operator {op_name(self)}: Out@GRAD (`{dout_name}`) holds no "
                            "tensor.")
         g = _host(dout)
         axis = int(self.attrs.get("axis", 0))
@@ -236,11 +217,11 @@ class TensorArrayToTensorGradOp(OperatorBase):
             bounds = np.cumsum([int(t.dims[axis]) for t in x])[:-1]
             parts = np.split(g, bounds, axis=axis)
         if len(parts) != len(x):
-            raise InvalidArgument(f"Operator {block_label(self)}: Out@GRAD (`{dout_name}`) "
+            raise InvalidArgument(f"Operator {op_name(self)}: Out@GRAD (`{dout_name}`) "
                                   f"splits into {len(parts)} steps, X (`{name}`) has {len(x)}.")
         out = LoDTensorArray(DenseTensor(np.ascontiguousarray(p), dout.dtype, lod=t.lod)
                              for p, t in zip(parts, x, strict=True))
-        _out_var(self, scope, "X@GRAD").value = out
+        set_output(self, scope, "X@GRAD", out)
 
 
 op_hooks("write_to_array", operator_class=WriteToArrayOp)
