@@ -110,20 +110,27 @@ def _max_diff(model_dir: str, outputs) -> float | None:
     return float(np.max(np.abs(got.astype(np.float64) - want))) / scale
 
 
-def serve(model_dir: str, load) -> None:
-    """Load (load() -> a function running the model once), warm, then answer the driver."""
+def serve(model_dir: str, load, check=None) -> None:
+    """Load (load() -> a function running the model once), warm, then answer the driver.
+
+    The first answer has the warm run's time, the load + first run's time and what ``check``
+    (first run's outputs -> a dict) says of the outputs; by default ``max_diff``, output 0's
+    largest difference from ``output_0.npy``."""
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # what libraries print goes to stderr, away from the answers
 
     def say(obj):
         proto.write("@@ " + json.dumps(obj) + "\n")
 
+    t0 = time.perf_counter()
     run = load()
-    diff = _max_diff(model_dir, run())
+    first = run()
+    first_ms = (time.perf_counter() - t0) * 1e3
+    verdict = check(first) if check is not None else {"max_diff": _max_diff(model_dir, first)}
     run()
     t0 = time.perf_counter()
     run()
-    say({"warm_ms": (time.perf_counter() - t0) * 1e3, "max_diff": diff})
+    say({"warm_ms": (time.perf_counter() - t0) * 1e3, "load_first_ms": first_ms, **verdict})
     for line in sys.stdin:
         cmd = line.split()
         if cmd and cmd[0] == "run":

@@ -63,31 +63,10 @@ def _bridge_loader(model_dir: Path):
 
 
 def _paddle_loader(model_dir: Path):
-    from paddle import inference
+    import _peers
 
-    config = inference.Config(str(model_dir / "inference.pdmodel"),
-                              str(model_dir / "inference.pdiparams"))
-    config.disable_gpu()
-    config.set_cpu_math_library_num_threads(1)
-    config.disable_mkldnn()
-    config.switch_ir_optim(True)
-    config.disable_glog_info()
-    predictor = inference.create_predictor(config)
-    import numpy as np
-
-    feed = {n: np.load(model_dir / f"input_{n.replace('/', '_')}.npy")
-            for n in predictor.get_input_names()}
-    inputs = [(predictor.get_input_handle(n), a) for n, a in feed.items()]
-    outputs = [predictor.get_output_handle(n) for n in predictor.get_output_names()]
-
-    def run():
-        for handle, array in inputs:
-            handle.reshape(array.shape)
-            handle.copy_from_cpu(array)
-        predictor.run()
-        return [h.copy_to_cpu() for h in outputs]
-
-    return run
+    _peers.THREADS = 1  # Paddle Inference native, one thread, oneDNN off, IR passes on
+    return _peers.load_paddle(str(model_dir), onednn=False)
 
 
 # ---- driver -----------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ import sys
 from pathlib import Path
 
 from _peers import Worker, round_robin
+from _peers import serve as _peers_serve
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_ZOO = Path(os.environ.get("TOOLKIT_ZOO", "/work/toolkit_zoo"))
@@ -107,35 +108,7 @@ def _paddle_loader(model_dir: Path):
 
 def serve(model_dir: Path, load) -> None:
     """_peers.serve's protocol, with every output compared (not only output 0)."""
-    import resource
-    import time
-
-    proto = os.fdopen(os.dup(1), "w", buffering=1)
-    os.dup2(2, 1)
-
-    def say(obj):
-        proto.write("@@ " + json.dumps(obj) + "\n")
-
-    t0 = time.perf_counter()
-    run = load()
-    first = run()
-    first_ms = (time.perf_counter() - t0) * 1e3
-    diffs = output_diffs(model_dir, first)
-    run()
-    t0 = time.perf_counter()
-    run()
-    say({"warm_ms": (time.perf_counter() - t0) * 1e3, "diffs": diffs, "load_first_ms": first_ms})
-    for line in sys.stdin:
-        cmd = line.split()
-        if cmd and cmd[0] == "run":
-            n = int(cmd[1])
-            t0 = time.perf_counter()
-            for _ in range(n):
-                run()
-            say({"ms": (time.perf_counter() - t0) * 1e3 / n})
-        elif cmd and cmd[0] == "quit":
-            break
-    say({"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
+    _peers_serve(str(model_dir), load, lambda first: {"diffs": output_diffs(model_dir, first)})
 
 
 def profile(model_dir: Path, runs: int) -> None:
