@@ -93,25 +93,21 @@ def _scalar_bool(op, t: DenseTensor, slot: str) -> bool:
     return bool(host.reshape(()))
 
 
-def _written_names(ops) -> set[str]:
-    """Every variable the ops (and the ops of their sub-blocks) write."""
+def _names(ops, *, reads: bool) -> set[str]:
+    """Every variable the ops (and the ops of their sub-blocks) write, and with ``reads`` also
+    read."""
     out: set[str] = set()
     for op in ops:
-        for names in op.outputs.values():
+        for names in (*op.outputs.values(), *(op.inputs.values() if reads else ())):
             out.update(names)
-        out |= _written_names(getattr(op, "sub_ops", None) or ())
+        out |= _names(getattr(op, "sub_ops", None) or (), reads=reads)
     return out
 
 
 def referenced_names(ops) -> set[str]:
     """Every variable the ops (and the ops of their sub-blocks) read or write: what an
     enclosing block must keep alive while a control-flow op runs them."""
-    out: set[str] = set()
-    for op in ops:
-        for names in list(op.inputs.values()) + list(op.outputs.values()):
-            out.update(names)
-        out |= referenced_names(getattr(op, "sub_ops", None) or ())
-    return out
+    return _names(ops, reads=True)
 
 
 def _consumed_by(program, grad_type: str, slot: str, name: str | None) -> bool:
@@ -372,7 +368,7 @@ class WhileOp(SubBlockOp):
 
     def bind_block(self, block, label: str, *, pins=None, shadow=None) -> None:
         super().bind_block(block, label, pins=pins, shadow=shadow)
-        self._condition_written = self.input("Condition") in _written_names(self.sub_ops)
+        self._condition_written = self.input("Condition") in _names(self.sub_ops, reads=False)
         names = self.outputs.get("StepScopes", ())
         self._keep_steps = not self.attrs.get("is_test") and _consumed_by(
             block.program, "while_grad", "StepScopes", names[0] if names else None)

@@ -39,6 +39,7 @@ from fluid_compat.operators.op_values import (
     op_name,
     set_output,
     tensor_array_input,
+    tensor_input,
     zeros_like,
 )
 from fluid_compat.operators.base import OperatorBase
@@ -201,19 +202,14 @@ class TensorArrayToTensorGradOp(OperatorBase):
         if not x:
             raise InvalidArgument(f"Operator {op_name(self)}: the array X (`{name}`) is "
                                   "empty.")
+        dout = tensor_input(self, scope, "Out@GRAD")
         dout_name = self.input("Out@GRAD")
-        dvar = None if dout_name is None else scope.find_var(dout_name)
-        dout = None if dvar is None else dvar.value
-        if not isinstance(dout, DenseTensor) or dout.data is None:
-            raise NotFound(f"Operator {op_name(self)}: Out@GRAD (`{dout_name}`) holds no "
-                           "tensor.")
         g = _host(dout)
         axis = int(self.attrs.get("axis", 0))
+        axis = axis if axis >= 0 else axis + g.ndim
         if self.attrs.get("use_stack"):
-            axis = axis if axis >= 0 else axis + g.ndim
             parts = [np.take(g, k, axis=axis) for k in range(g.shape[axis])]
         else:
-            axis = axis if axis >= 0 else axis + g.ndim
             bounds = np.cumsum([int(t.dims[axis]) for t in x])[:-1]
             parts = np.split(g, bounds, axis=axis)
         if len(parts) != len(x):
