@@ -199,7 +199,7 @@ class SubBlockOp(OperatorBase):
 
     def _check_bound(self) -> None:
         if self.sub_ops is None:
-            raise PreconditionNotMet(f"Operator `{self.type}` runs a sub-block and needs its "
+            raise PreconditionNotMet(f"Operator {op_name(self)} runs a sub-block and needs its "
                                      "program: run it through an Executor.")
 
     def new_block_scope(self, scope: Scope, kid: Scope | None = None) -> Scope:

@@ -108,9 +108,7 @@ class RecurrentOp(SubBlockOp):
         return scopes
 
     def run_impl(self, scope: Scope, place: Place) -> None:
-        if self.sub_ops is None:
-            raise PreconditionNotMet(f"Operator {op_name(self)} runs a step block and needs its "
-                                     "program: run it through an Executor.")
+        self._check_bound()
         seq_len = self._sequence_length(scope)
         train = bool(self.attrs.get("is_train", True))
         reverse = bool(self.attrs.get("reverse", False))
@@ -208,9 +206,7 @@ class RecurrentGradOp(RecurrentOp):
         return scopes
 
     def run_impl(self, scope: Scope, place: Place) -> None:
-        if self.sub_ops is None:
-            raise PreconditionNotMet(f"Operator {op_name(self)} runs a grad block and needs its "
-                                     "program: run it through an Executor.")
+        self._check_bound()
         seq_len = self._sequence_length(scope)
         scopes = self._forward_scopes(scope, seq_len)
         reverse = bool(self.attrs.get("reverse", False))
