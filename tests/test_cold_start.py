@@ -52,7 +52,7 @@ def test_every_kernel_module_is_listed():
     import fluid_compat.operators.fluid_kernels as fk
     import phi.kernels
 
-    helpers = {"__init__", "funcs", "cpu_random", "poly_overlap", "special", "stl_sort",
+    helpers = {"__init__", "funcs", "cpu_random", "libm", "poly_overlap", "special", "stl_sort",
                "unary2_special", "windows", "jit", "_jit_loops", "aot", "scratch"}
     on_disk = {p.stem for p in (ROOT / "phi" / "kernels").glob("*.py")} - helpers
     # sub-packages (phi/kernels/sparse/): their modules, listed as "sparse.unary"

@@ -141,8 +141,8 @@ def __getattr__(name: str):
 
 
 # _jit_loops: through jit.kernels() only (it imports numba)
-_OTHER = ("funcs", "cpu_random", "poly_overlap", "special", "stl_sort", "unary2_special",
-          "windows", "jit", "aot", "scratch")
+_OTHER = ("funcs", "cpu_random", "libm", "poly_overlap", "special", "stl_sort",
+          "unary2_special", "windows", "jit", "aot", "scratch")
 
 
 def _install() -> None:

@@ -8,24 +8,20 @@ generator, whose state this bridge cannot share: ``FLAGS_random_op_seed`` seeds 
 when non-zero, else fresh entropy does.  ``global_engine`` seeds it as ``paddle.seed`` does
 (through ``std::seed_seq``), so the first op run after ``paddle.seed(S)`` gets Paddle's values
 with the flag S (gaussian_inplace, dirichlet, gumbel_softmax use it; ``engine_for(0)`` does not
-yet).  ``std::log`` / ``exp`` / ``pow`` are the C library's (``libm_log`` ...), as in Paddle.
+yet).  ``std::log`` / ``exp`` / ``pow`` are the C library's (phi.kernels.libm), as in Paddle.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
-import functools
-import math
 import secrets
 
 import numpy as np
 
 from phi import flags
+from phi.kernels.libm import libm_log
 
-__all__ = ["MT19937_64", "engine_for", "global_engine", "libm_atan2", "libm_exp", "libm_log",
-           "libm_pow",
-           "normal", "seed_seq_engine", "seed_seq_generate", "uniform_int", "uniform_real"]
+__all__ = ["MT19937_64", "engine_for", "global_engine", "normal", "seed_seq_engine",
+           "seed_seq_generate", "uniform_int", "uniform_real"]
 
 _N, _M = 312, 156
 _MATRIX_A = np.uint64(0xB5026F5AA96619E9)
@@ -85,106 +81,6 @@ def engine_for(seed: int) -> MT19937_64:
     """The engine a Paddle CPU kernel uses for attribute ``seed`` (see the module doc)."""
     seed = int(seed) or flags.FLAGS["FLAGS_random_op_seed"] or secrets.randbits(63)
     return MT19937_64(seed)
-
-
-@functools.cache
-def _libm():
-    """The C math library's logf / log / expf / exp / powf / pow (None where it cannot be
-    loaded)."""
-    try:
-        lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-        fns = {}
-        for name, c in (("logf", ctypes.c_float), ("log", ctypes.c_double),
-                        ("expf", ctypes.c_float), ("exp", ctypes.c_double),
-                        ("powf", ctypes.c_float), ("pow", ctypes.c_double)):
-            fn = getattr(lib, name)
-            fn.restype, fn.argtypes = c, [c] * (2 if name.startswith("pow") else 1)
-            fns[name] = fn
-        return fns
-    except (OSError, AttributeError):
-        return None
-
-
-#: arrays from this size take the compiled loops of `_compiled_libm` (when numba imports)
-_COMPILED_MIN = 1 << 15
-
-
-@functools.cache
-def _compiled_libm():
-    """numba loops calling math.log / math.exp, which numba lowers to calls of the C library's
-    logf / log / expf / exp (no fast-math): the same bits as the ctypes calls, ~150x faster
-    (tests/phi/kernels/test_random_streams_paddle.py checks the two agree); None without numba
-    or with FLAGS_kernel_numba off."""
-    try:
-        if not flags.FLAGS["FLAGS_kernel_numba"]:
-            return None
-        import numba
-    except Exception:  # numba missing or broken: the ctypes path
-        return None
-
-    @numba.njit(cache=True, nogil=True)
-    def log_loop(x, out):
-        for i in range(x.size):
-            out[i] = math.log(x[i])
-
-    @numba.njit(cache=True, nogil=True)
-    def exp_loop(x, out):
-        for i in range(x.size):
-            out[i] = math.exp(x[i])
-
-    return {"log": log_loop, "exp": exp_loop}
-
-
-def _libm_unary(name: str, x: np.ndarray, fallback) -> np.ndarray:
-    x = np.asarray(x)
-    lib = _libm()
-    if lib is None or x.dtype not in (np.float32, np.float64):
-        return fallback(x)
-    if x.size >= _COMPILED_MIN:
-        loops = _compiled_libm()
-        if loops is not None:
-            flat = np.ascontiguousarray(x).reshape(-1)
-            out = np.empty_like(flat)
-            loops[name](flat, out)
-            return out.reshape(x.shape)
-    fn = lib[name + "f" if x.dtype == np.float32 else name]
-    return np.array([fn(v) for v in x.reshape(-1).tolist()], x.dtype).reshape(x.shape)
-
-
-def libm_log(x: np.ndarray) -> np.ndarray:
-    """std::log of each value in x's dtype (float32: logf, float64: log), as Paddle's CPU
-    kernels get it from the C library (one call a value); numpy's log without a C library."""
-    return _libm_unary("log", x, np.log)
-
-
-def libm_exp(x: np.ndarray) -> np.ndarray:
-    """std::exp of each value in x's dtype (expf / exp of the C library), as libm_log."""
-    return _libm_unary("exp", x, np.exp)
-
-
-def libm_atan2(y: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """std::atan2(y, x) of each pair in the arrays' dtype (atan2f / atan2 of the C library;
-    numpy's SIMD arctan2 differs from it in the last bit of some values on AVX-512 CPUs)."""
-    y, x = np.broadcast_arrays(np.asarray(y), np.asarray(x))
-    lib = _libm()
-    if lib is None or y.dtype not in (np.float32, np.float64) or x.dtype != y.dtype:
-        return np.arctan2(y, x)
-    c = ctypes.c_float if y.dtype == np.float32 else ctypes.c_double
-    fn = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"),
-                 "atan2f" if y.dtype == np.float32 else "atan2")
-    fn.restype, fn.argtypes = c, [c, c]
-    out = [fn(a, b) for a, b in zip(y.reshape(-1).tolist(), x.reshape(-1).tolist(),
-                                      strict=True)]
-    return np.array(out, y.dtype).reshape(y.shape)
-
-
-def libm_pow(x, y, dtype):
-    """std::pow(x, y) of two scalars in ``dtype`` (float32: powf, float64: pow)."""
-    t = np.dtype(dtype).type
-    lib = _libm()
-    if lib is None:
-        return t(math.pow(float(x), float(y)))
-    return t(lib["powf" if t is np.float32 else "pow"](float(x), float(y)))
 
 
 _M32 = 0xFFFFFFFF

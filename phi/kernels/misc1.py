@@ -213,7 +213,7 @@ def dirichlet(ctx, alpha: Tensor) -> Tensor:
 
 def _c_log(v):
     """std::log of one value of T (the C library's logf / log)."""
-    from phi.kernels.cpu_random import libm_log
+    from phi.kernels.libm import libm_log
 
     return libm_log(np.asarray(v))[()]
 
@@ -256,7 +256,7 @@ def _gamma_sample(alpha, draws: _CanonicalStream):
     generator): alpha < 1 boosted by one uniform, then Marsaglia and Tsang's acceptance-
     rejection with standard normals and uniforms; arithmetic in T, the C++ float literals
     (1/3, 0.0331) as floats even for double."""
-    from phi.kernels.cpu_random import libm_pow
+    from phi.kernels.libm import libm_pow
 
     t = type(alpha)
     f32 = np.float32
@@ -335,7 +335,8 @@ def gumbel_softmax(ctx, x: Tensor, temperature: float, hard: bool, axis: int) ->
                               f"are greater than 6 in CPU mode, but received rank {v.ndim}.")
     ax = axis + v.ndim if axis < 0 else axis
     t = v.dtype.type
-    from phi.kernels.cpu_random import global_engine, libm_exp, libm_log, uniform_real
+    from phi.kernels.cpu_random import global_engine, uniform_real
+    from phi.kernels.libm import libm_exp, libm_log
 
     with np.errstate(all="ignore"):
         # std::uniform_real_distribution<T>(0.00001, 1) over the process-wide engine, in x's

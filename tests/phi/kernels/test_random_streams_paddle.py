@@ -15,13 +15,8 @@ import pytest
 
 from fluid_compat import run_op
 from phi import flags
-from phi.kernels.cpu_random import (
-    MT19937_64,
-    libm_log,
-    normal,
-    seed_seq_engine,
-    seed_seq_generate,
-)
+from phi.kernels.cpu_random import MT19937_64, normal, seed_seq_engine, seed_seq_generate
+from phi.kernels.libm import libm_log
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "single_ops"
 PADDLE_SEED = 20240607  # gen_single_ops.py: paddle.seed(20240607) before every case
@@ -129,9 +124,9 @@ def test_the_compiled_libm_loops_give_the_c_librarys_bits():
     logf / log / expf / exp, value by value (the ctypes path small arrays take)."""
     import importlib.util
 
-    from phi.kernels import cpu_random
+    from phi.kernels import libm
 
-    if importlib.util.find_spec("numba") is None or cpu_random._compiled_libm() is None:
+    if importlib.util.find_spec("numba") is None or libm._compiled_libm() is None:
         pytest.skip("numba is not installed (or FLAGS_kernel_numba is off)")
     rng = np.random.default_rng(3)
     for dtype in (np.float32, np.float64):
@@ -139,7 +134,7 @@ def test_the_compiled_libm_loops_give_the_c_librarys_bits():
                             [1.0, 0.5, 1e-30, np.inf]]).astype(dtype)
         for name in ("log", "exp"):
             arg = x if name == "log" else (np.log(x) * dtype(0.5)).astype(dtype)
-            fast = cpu_random._libm_unary(name, arg, None)
-            slow = cpu_random._libm_unary(name, arg[:cpu_random._COMPILED_MIN - 1], None)
+            fast = libm._libm_unary(name, arg, None)
+            slow = libm._libm_unary(name, arg[:libm._COMPILED_MIN - 1], None)
             assert fast.dtype == dtype
             np.testing.assert_array_equal(fast[:slow.size], slow)
