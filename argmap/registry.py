@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -200,9 +201,10 @@ def _origin(fn: Callable[..., Any]) -> str:
 
 
 def _info(op_type: str, fn: MappingFn,
-          attr_values: Mapping[str, Iterable[Any]] | None) -> MappingInfo:
+          attr_values: Mapping[str, Iterable[Any]] | None, origin: str | None = None
+          ) -> MappingInfo:
     values = {k: tuple(v) for k, v in (attr_values or {}).items()}
-    return MappingInfo(op_type, fn, values, _origin(fn))
+    return MappingInfo(op_type, fn, values, origin or _origin(fn))
 
 
 class MappingFamily:
@@ -223,18 +225,30 @@ class MappingFamily:
         """Decorator: record the decorated function as the mapping of `op_type`."""
 
         def record(fn: MappingFn) -> MappingFn:
-            self.add(op_type, fn, attr_values=attr_values)
+            self._record(op_type, fn, attr_values, None)
             return fn
 
         return record
 
     def add(self, op_type: str, fn: MappingFn, *,
             attr_values: Mapping[str, Iterable[Any]] | None = None) -> None:
-        """Record `fn` as the mapping of `op_type` (for tables of similar ops)."""
+        """Record `fn` as the mapping of `op_type` (a function made by a helper such as
+        ``argmap.sig.funcs.plain_or_raw``).  A function made in another module than the caller's
+        has the caller's line as its origin: where the op's mapping is written."""
+        caller = sys._getframe(1)
+        origin = None
+        if caller.f_globals.get("__name__") != getattr(fn, "__module__", None):
+            path = caller.f_code.co_filename
+            marker = path.rfind("argmap/")
+            origin = f"{path[marker:] if marker >= 0 else path}:{caller.f_lineno}"
+        self._record(op_type, fn, attr_values, origin)
+
+    def _record(self, op_type: str, fn: MappingFn,
+                attr_values: Mapping[str, Iterable[Any]] | None, origin: str | None) -> None:
         if op_type in self._infos:
             raise AlreadyExists(f"argument mapping of {op_type} is defined twice in family "
                                 f"{self.name} ({self._infos[op_type].origin})")
-        self._infos[op_type] = _info(op_type, fn, attr_values)
+        self._infos[op_type] = _info(op_type, fn, attr_values, origin)
 
     def mappings(self) -> tuple[MappingInfo, ...]:
         """The mappings in the order they were written."""
