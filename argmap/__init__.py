@@ -5,7 +5,7 @@
     str(sig)  # 'name: reshape; inputs: X; attributes: ShapeTensor; outputs: Out, XShape'
 
 Regular ops are declared in ``argmap/op_compat.yaml``; irregular ones have a function in
-``argmap/irregular/``; the rest get the default signature from their OpProto.  `argmap_check`
+``argmap/sig/<op>.py``; the rest get the default signature from their OpProto.  `argmap_check`
 verifies every possible signature against the phi kernel registry.
 
 argmap imports phi.common, phi.core and opmakers — never fluid_compat.

@@ -34,7 +34,7 @@ from attrs import field, frozen
 import opmakers
 from opmakers.grad import is_grad_op_type
 from argmap.context import ArgumentMappingContext
-from argmap.irregular.sparse import GPU_ONLY_KERNELS
+from argmap.sig.funcs import GPU_ONLY_KERNELS
 from argmap.registry import ArgMappingRegistry, MappingInfo, default_registry
 from argmap.signature import KernelSignature
 from opmakers import AttrProto, AttrType, OpProto

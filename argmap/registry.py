@@ -5,20 +5,25 @@ with our declarative step in between):
 
 1. a deprecated legacy name (`DEPRECATED_OP_NAMES`) or an operator that runs no kernel
    (`KERNELLESS_OPS`): None — the op never reaches a same-named phi kernel;
-2. a registered mapping function (irregular ops, `argmap/irregular/`, and plug-ins);
+2. a registered mapping function (irregular ops, ``argmap/sig/<op>.py``, and plug-ins);
 3. a declared entry of ``op_compat.yaml`` (regular ops, `argmap.compat`);
 4. the default signature built from the op's OpProto (`argmap.default`, reference §6.2).
 
 The process-wide registry is `default_registry()`; it is built on first use from the package's
-``op_compat.yaml`` and the families listed in ``argmap.irregular.FAMILIES`` — an explicit list, so
-its contents never depend on what else was imported.  Tests build private `ArgMappingRegistry`
-instances.  Registering an op twice raises AlreadyExists; a failed lookup raises NotFound naming
-the op and the closest known ones.
+``op_compat.yaml``, and finds an op's mapping functions by the layout rule (`SIG_LAYOUT`): the
+first question about an op imports ``argmap/sig/<op>.py`` (``<op>`` less a grad suffix) when it
+exists and adds the mappings recorded in its ``MAPPINGS``; listing imports every module of
+``argmap/sig``, so that no listing sees fewer mappings than an eager import holds.  Its contents
+never depend on what else was imported.  Tests build private `ArgMappingRegistry` instances.
+Registering an op twice raises AlreadyExists; a failed lookup raises NotFound naming the op and
+the closest known ones.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -33,6 +38,7 @@ from argmap.signature import KernelSignature
 from opmakers import OpProto
 from opmakers.grad import grad_op_proto, is_grad_op_type
 from phi.core.errors import AlreadyExists, InvalidArgument, NotFound
+from phi.core.layout import Layout
 
 __all__ = [
     "BASE_KERNEL_NAMES",
@@ -43,6 +49,7 @@ __all__ = [
     "MappingFamily",
     "MappingFn",
     "MappingInfo",
+    "SIG_LAYOUT",
     "arg_mapping",
     "base_kernel_name",
     "default_registry",
@@ -50,6 +57,7 @@ __all__ = [
     "get_kernel_signature",
     "has_compatible_phi_kernel",
     "is_deprecated_op",
+    "sig_families",
 ]
 
 MappingFn = Callable[[ArgumentMappingContext], KernelSignature]
@@ -193,16 +201,18 @@ def _origin(fn: Callable[..., Any]) -> str:
 
 
 def _info(op_type: str, fn: MappingFn,
-          attr_values: Mapping[str, Iterable[Any]] | None) -> MappingInfo:
+          attr_values: Mapping[str, Iterable[Any]] | None, origin: str | None = None
+          ) -> MappingInfo:
     values = {k: tuple(v) for k, v in (attr_values or {}).items()}
-    return MappingInfo(op_type, fn, values, _origin(fn))
+    return MappingInfo(op_type, fn, values, origin or _origin(fn))
 
 
 class MappingFamily:
-    """The mapping functions of one module of ``argmap/irregular`` (like opmakers' OpFamily).
+    """The mapping functions of one module of ``argmap/sig`` (its ``MAPPINGS``; like opmakers'
+    OpFamily).
 
-    ``@FAMILY.arg_mapping("split", attr_values={"num": (0, 2)})`` records a function here and
-    nowhere else; `default_registry` reads the families listed in ``argmap.irregular``.
+    ``@MAPPINGS.arg_mapping("split", attr_values={"num": (0, 2)})`` records a function here and
+    nowhere else; `default_registry` reads a module's family when it imports the module.
     """
 
     def __init__(self, name: str) -> None:
@@ -215,18 +225,30 @@ class MappingFamily:
         """Decorator: record the decorated function as the mapping of `op_type`."""
 
         def record(fn: MappingFn) -> MappingFn:
-            self.add(op_type, fn, attr_values=attr_values)
+            self._record(op_type, fn, attr_values, None)
             return fn
 
         return record
 
     def add(self, op_type: str, fn: MappingFn, *,
             attr_values: Mapping[str, Iterable[Any]] | None = None) -> None:
-        """Record `fn` as the mapping of `op_type` (for tables of similar ops)."""
+        """Record `fn` as the mapping of `op_type` (a function made by a helper such as
+        ``argmap.sig.funcs.plain_or_raw``).  A function made in another module than the caller's
+        has the caller's line as its origin: where the op's mapping is written."""
+        caller = sys._getframe(1)
+        origin = None
+        if caller.f_globals.get("__name__") != getattr(fn, "__module__", None):
+            path = caller.f_code.co_filename
+            marker = path.rfind("argmap/")
+            origin = f"{path[marker:] if marker >= 0 else path}:{caller.f_lineno}"
+        self._record(op_type, fn, attr_values, origin)
+
+    def _record(self, op_type: str, fn: MappingFn,
+                attr_values: Mapping[str, Iterable[Any]] | None, origin: str | None) -> None:
         if op_type in self._infos:
             raise AlreadyExists(f"argument mapping of {op_type} is defined twice in family "
                                 f"{self.name} ({self._infos[op_type].origin})")
-        self._infos[op_type] = _info(op_type, fn, attr_values)
+        self._infos[op_type] = _info(op_type, fn, attr_values, origin)
 
     def mappings(self) -> tuple[MappingInfo, ...]:
         """The mappings in the order they were written."""
@@ -263,10 +285,14 @@ class ArgMappingRegistry:
         proto_of: Callable[[str], OpProto] | None = None,
         op_types_with_proto: Callable[[], Iterable[str]] = opmakers.all_op_types,
         lazy_grad_compat: Callable[[], Iterable[CompatEntry]] | None = None,
+        sig_layout: Layout | None = None,
     ) -> None:
         """`lazy_grad_compat` gives more declared entries, all of grad ops (``*_grad``), read
         on the first question about a grad op or a listing (the process-wide registry reads
-        grad_compat.yaml so, which a forward-only program never needs)."""
+        grad_compat.yaml so, which a forward-only program never needs).  `sig_layout` names
+        the modules holding mapping families (each in its ``MAPPINGS``): the module the rule
+        names for an op is imported, and its family added, on the first question about the
+        op; every module on a listing (the process-wide registry passes `SIG_LAYOUT`)."""
         self._fns: dict[str, MappingInfo] = {}
         self._compat: dict[str, CompatEntry] = {}
         self._base_names = dict(base_kernel_names)
@@ -278,6 +304,11 @@ class ArgMappingRegistry:
         self._defaults: dict[str, KernelSignature] = {}
         self._lazy_grad_compat = lazy_grad_compat
         self._lazy_lock = threading.Lock()
+        self._sig_layout = sig_layout
+        self._sig_asked: set[str] = set()  # op types whose sig module is read (or missing)
+        self._sig_read: set[str] = set()  # sig modules whose family is added
+        self._sig_done = sig_layout is None  # every sig module read
+        self._sig_lock = threading.RLock()
         for entry in compat:
             self.add_compat(entry)
         for family in families:
@@ -288,6 +319,39 @@ class ArgMappingRegistry:
         """Read the lazy grad entries if `op_type` may be one of them."""
         if self._lazy_grad_compat is not None and op_type.endswith("_grad"):
             self._load_lazy()
+
+    def _need_sig(self, op_type: str) -> None:
+        """Read the sig module the layout rule names for `op_type` (once; cheap after)."""
+        if self._sig_done or op_type in self._sig_asked:
+            return
+        with self._sig_lock:
+            if self._sig_done or op_type in self._sig_asked:
+                return
+            layout = self._sig_layout
+            module = layout.find(op_type) if layout is not None else None
+            if module is not None and module.rpartition(".")[2] not in layout.helpers:
+                self._read_sig(module)
+            self._sig_asked.add(op_type)
+
+    def _read_sig(self, module: str) -> None:
+        """Import one sig module and add its family (the caller holds the sig lock)."""
+        if module in self._sig_read:
+            return
+        family: MappingFamily = importlib.import_module(module).MAPPINGS
+        for info in family.mappings():
+            self._add_info(info)
+        self._sig_read.add(module)
+
+    def _need_all_sigs(self) -> None:
+        """Read every sig module (for listings)."""
+        if self._sig_done:
+            return
+        with self._sig_lock:
+            if self._sig_done or self._sig_layout is None:
+                return
+            for module in self._sig_layout.modules():
+                self._read_sig(module)
+            self._sig_done = True
 
     def _load_lazy(self) -> None:
         if self._lazy_grad_compat is None:
@@ -326,11 +390,13 @@ class ArgMappingRegistry:
                  attr_values: Mapping[str, Iterable[Any]] | None = None) -> None:
         """Register a mapping function; AlreadyExists if `op_type` has a mapping."""
         self._need(op_type)
+        self._need_sig(op_type)
         self._add_info(_info(op_type, fn, attr_values))
 
     def add_compat(self, entry: CompatEntry) -> None:
         """Register a declared entry; AlreadyExists if its op has a mapping."""
         self._need(entry.op)
+        self._need_sig(entry.op)
         self._refuse_taken(entry.op, f"declared at {entry.where}")
         self._compat[entry.op] = entry
 
@@ -371,6 +437,7 @@ class ArgMappingRegistry:
 
     # -- lookups --------------------------------------------------------------------------
     def mapping_fn(self, op_type: str) -> MappingInfo | None:
+        self._need_sig(op_type)
         return self._fns.get(op_type)
 
     def compat_entry(self, op_type: str) -> CompatEntry | None:
@@ -403,6 +470,7 @@ class ArgMappingRegistry:
         if op_type in self._deprecated or op_type in self._kernelless:
             return None
         # 2. hand-written function
+        self._need_sig(op_type)
         info = self._fns.get(op_type)
         if info is not None:
             return info.fn(ctx)
@@ -427,6 +495,7 @@ class ArgMappingRegistry:
         if self.no_signature_reason(op_type) is not None:
             return False
         self._need(op_type)
+        self._need_sig(op_type)
         if op_type in self._fns or op_type in self._compat or op_type in self._base_names:
             return True
         if factory is None:
@@ -438,12 +507,14 @@ class ArgMappingRegistry:
     def mapped_op_types(self) -> tuple[str, ...]:
         """Ops with a mapping function or a declared entry, sorted."""
         self._load_lazy()
+        self._need_all_sigs()
         return tuple(sorted(set(self._fns) | set(self._compat)))
 
     def op_types(self) -> tuple[str, ...]:
         """Every op this registry can answer for (mapped ones and those with an OpProto), minus
         the ones without signature, sorted."""
         self._load_lazy()
+        self._need_all_sigs()
         names = set(self._fns) | set(self._compat) | set(self._op_types_with_proto())
         return tuple(sorted(n for n in names if self.no_signature_reason(n) is None))
 
@@ -452,6 +523,7 @@ class ArgMappingRegistry:
         if self.no_signature_reason(op_type) is not None:
             return "none"
         self._need(op_type)
+        self._need_sig(op_type)
         if op_type in self._fns:
             return "function"
         if op_type in self._compat:
@@ -471,23 +543,29 @@ class ArgMappingRegistry:
 
 # -- the process-wide registry ------------------------------------------------------------------
 
+#: The layout rule for mapping functions: op type ``<op>`` (or a grad op of it) -> module
+#: ``argmap.sig.<op>``; ``argmap.sig.funcs`` holds shared helpers and no mapping.
+SIG_LAYOUT = Layout("argmap.sig", helpers=("funcs",))
+
 _DEFAULT: list[ArgMappingRegistry] = []
 _DEFAULT_LOCK = threading.Lock()
 
 
 def default_registry() -> ArgMappingRegistry:
     """The process-wide registry: ``argmap/op_compat.yaml``, ``argmap/grad_compat.yaml`` (grad
-    ops) and ``argmap.irregular.FAMILIES``."""
+    ops) and the modules of ``argmap/sig`` (found by `SIG_LAYOUT`)."""
     if not _DEFAULT:
         with _DEFAULT_LOCK:  # built once, whichever thread asks first
             if not _DEFAULT:
-                # irregular modules import this module (MappingFamily), so imported here
-                from argmap.irregular import FAMILIES
-
                 _DEFAULT.append(ArgMappingRegistry(
-                    compat=load_compat(), families=FAMILIES,
+                    compat=load_compat(), sig_layout=SIG_LAYOUT,
                     lazy_grad_compat=lambda: load_compat(GRAD_COMPAT_FILE)))
     return _DEFAULT[0]
+
+
+def sig_families() -> tuple[MappingFamily, ...]:
+    """The family of every module of ``argmap/sig`` (each imported), in module order."""
+    return tuple(importlib.import_module(m).MAPPINGS for m in SIG_LAYOUT.modules())
 
 
 def arg_mapping(op_type: str, *, attr_values: Mapping[str, Iterable[Any]] | None = None,

@@ -165,7 +165,7 @@ def test_every_branch_of_a_wrong_function_is_found() -> None:
             "(scale) but kernel `scale_k` takes 2 (Scalar, float)") in problems
     assert "phi kernel `scale_fast_k` is not registered (closest registered: scale_k)" in problems
     assert "input 'Xx' is not an input slot of bad_scale (slots: X, ScaleTensor)" in problems
-    assert "argmap/irregular" not in problems and "test_check.py" in problems  # where it is
+    assert "argmap/sig" not in problems and "test_check.py" in problems  # where it is
 
 
 def test_kind_mismatches_are_found() -> None:
@@ -296,7 +296,7 @@ def test_argmap_check_over_the_whole_registry() -> None:
 def test_main_prints_a_report(capsys: pytest.CaptureFixture[str]) -> None:
     status = main_argmap_check(["-v", "reshape2", "split"])
     out = capsys.readouterr().out
-    assert "reshape2: function (argmap/irregular/manipulation.py:" in out
+    assert "reshape2: function (argmap/sig/reshape2.py:" in out
     assert "name: split_with_num; inputs: X; attributes: num, axis; outputs: Out    when" in out
     assert "-- 2 ops, 9 possible signatures," in out
     assert status == (1 if "PROBLEM" in out else 0)
