@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of relu, soft_relu, soft_relu_grad."""
+"""The fluid kernels of relu, soft_relu, soft_relu_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of add_position_encoding, add_position_encoding_grad."""
+"""The fluid kernels of add_position_encoding, add_position_encoding_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of affine_channel, affine_channel_grad."""
+"""The fluid kernels of affine_channel, affine_channel_grad."""
 
 from __future__ import annotations
 

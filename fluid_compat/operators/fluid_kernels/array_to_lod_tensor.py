@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of array_to_lod_tensor."""
+"""The operator class hook of array_to_lod_tensor."""
 
 from __future__ import annotations
 

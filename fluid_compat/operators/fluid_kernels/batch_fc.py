@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of batch_fc."""
+"""The fluid kernels of batch_fc."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of beam_search."""
+"""The fluid kernels of beam_search."""
 
 from __future__ import annotations
 

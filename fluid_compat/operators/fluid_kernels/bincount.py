@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of bincount."""
+"""The expected kernel type hook of bincount."""
 
 from __future__ import annotations
 

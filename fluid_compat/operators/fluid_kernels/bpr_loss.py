@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of bpr_loss, bpr_loss_grad."""
+"""The fluid kernels of bpr_loss, bpr_loss_grad."""
 
 from __future__ import annotations
 

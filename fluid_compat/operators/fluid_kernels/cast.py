@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of cast."""
+"""The expected kernel type hook of cast."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of check_memory_continue."""
+"""The output counts hook of check_memory_continue."""
 
 from __future__ import annotations
 

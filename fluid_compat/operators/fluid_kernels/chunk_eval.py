@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of chunk_eval."""
+"""The fluid kernels of chunk_eval."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of conv2d."""
+"""The fluid kernels of conv2d."""
 
 from __future__ import annotations
 

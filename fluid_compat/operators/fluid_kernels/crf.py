@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of crf_decoding, linear_chain_crf, linear_chain_crf_grad."""
+"""The fluid kernels of crf_decoding, linear_chain_crf, linear_chain_crf_grad."""
 
 from __future__ import annotations
 

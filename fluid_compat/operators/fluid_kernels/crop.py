@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of crop, crop_grad."""
+"""The fluid kernels of crop, crop_grad."""
 
 from __future__ import annotations
 

@@ -1,6 +1,4 @@
-"""Fluid kernels and hooks of cross_entropy, cross_entropy2, cross_entropy_grad,
-cross_entropy_grad2.
-"""
+"""The fluid kernels of cross_entropy, cross_entropy2, cross_entropy_grad, cross_entropy_grad2."""
 
 from __future__ import annotations
 

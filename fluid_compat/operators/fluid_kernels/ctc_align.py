@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of ctc_align."""
+"""The fluid kernels of ctc_align."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of cvm, cvm_grad."""
+"""The fluid kernels of cvm, cvm_grad."""
 
 from __future__ import annotations
 

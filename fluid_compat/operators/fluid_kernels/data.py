@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of data."""
+"""The fluid kernels of data."""
 
 from __future__ import annotations
 

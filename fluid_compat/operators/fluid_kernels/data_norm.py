@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of data_norm, data_norm_grad."""
+"""The fluid kernels of data_norm, data_norm_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of deformable_psroi_pooling, deformable_psroi_pooling_grad."""
+"""The fluid kernels of deformable_psroi_pooling, deformable_psroi_pooling_grad."""
 
 from __future__ import annotations
 

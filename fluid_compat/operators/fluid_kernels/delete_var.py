@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of delete_var."""
+"""The operator class hook of delete_var."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of depend."""
+"""The operator class of depend and its inputs that may be empty (hooks)."""
 
 from __future__ import annotations
 

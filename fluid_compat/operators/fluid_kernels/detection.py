@@ -1,7 +1,8 @@
-"""Fluid kernels and hooks of anchor_generator, bipartite_match, box_clip, box_decoder_and_assign,
-collect_fpn_proposals, density_prior_box, distribute_fpn_proposals, generate_proposals,
-iou_similarity, locality_aware_nms, mine_hard_examples, multiclass_nms, multiclass_nms2,
-polygon_box_transform, retinanet_detection_output, retinanet_target_assign, rpn_target_assign.
+"""The fluid kernels of anchor_generator, bipartite_match, box_clip, box_decoder_and_assign,
+collect_fpn_proposals, density_prior_box, generate_proposals, iou_similarity,
+locality_aware_nms, mine_hard_examples, multiclass_nms, multiclass_nms2, polygon_box_transform,
+retinanet_detection_output, retinanet_target_assign, rpn_target_assign; the output counts hook
+of distribute_fpn_proposals.
 """
 
 from __future__ import annotations

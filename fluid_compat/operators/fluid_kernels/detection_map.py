@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of detection_map."""
+"""The fluid kernels of detection_map."""
 
 from __future__ import annotations
 

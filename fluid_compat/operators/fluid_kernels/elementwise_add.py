@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of elementwise_add."""
+"""The fluid kernels of elementwise_add."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of expand, expand_grad."""
+"""The fluid kernels of expand, expand_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of fake_init."""
+"""The operator class hook of fake_init."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of fill_any_like."""
+"""The expected kernel type hook of fill_any_like."""
 
 from __future__ import annotations
 

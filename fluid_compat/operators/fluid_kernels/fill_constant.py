@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of fill_constant."""
+"""The expected kernel type hook of fill_constant."""
 
 from __future__ import annotations
 

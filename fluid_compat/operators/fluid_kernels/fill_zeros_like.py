@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of fill_zeros_like, fill_zeros_like2."""
+"""The fluid kernels of fill_zeros_like, fill_zeros_like2."""
 
 from __future__ import annotations
 

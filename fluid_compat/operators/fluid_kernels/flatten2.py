@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of flatten2, flatten2_grad."""
+"""The fluid kernels of flatten2, flatten2_grad."""
 
 from __future__ import annotations
 

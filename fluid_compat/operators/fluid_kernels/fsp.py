@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of fsp, fsp_grad."""
+"""The fluid kernels of fsp, fsp_grad."""
 
 from __future__ import annotations
 

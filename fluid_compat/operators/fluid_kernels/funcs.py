@@ -9,11 +9,13 @@ import numpy as np
 from fluid_compat.framework.op_kernel_type import OpKernelType
 from fluid_compat.operators.expected_kernel import indicate_var_data_type
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
+from fluid_compat.operators.with_kernel import OperatorWithKernel
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.kernels.grad_manip import typed_errors
 
 __all__ = [
+    "FixedGradOp",
     "FLOATS",
     "GpuOnly",
     "M64",
@@ -301,3 +303,17 @@ def bbox_overlaps(t, a, b):
     with np.errstate(divide="ignore", invalid="ignore"):
         iou = inter / (area_a[:, None] + area_b[None, :] - inter)
     return np.where(inter == 0, t(0), iou).astype(t)
+
+
+class FixedGradOp(OperatorWithKernel):
+    """A grad op whose outputs take what Paddle's grad InferShape gives them after the kernel
+    (``fix(op, inputs, staged)``, a staticmethod of each op's subclass)."""
+
+    fix: staticmethod
+
+    def compute(self, choice, inputs, scope):
+        from phi.kernels.grad_manip import typed_errors  # kernel modules load on demand
+
+        staged = super().compute(choice, inputs, scope)
+        typed_errors(self.type, type(self).fix)(self, inputs, staged)
+        return staged

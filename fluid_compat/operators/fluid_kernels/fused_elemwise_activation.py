@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of fused_elemwise_activation, fused_elemwise_activation_grad,
+"""The fluid kernels of fused_elemwise_activation, fused_elemwise_activation_grad,
 fused_elemwise_add_activation, fused_elemwise_add_activation_grad.
 """
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of fusion_repeated_fc_relu."""
+"""The output counts hook of fusion_repeated_fc_relu."""
 
 from __future__ import annotations
 

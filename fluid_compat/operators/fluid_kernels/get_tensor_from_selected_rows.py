@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of get_tensor_from_selected_rows."""
+"""The fluid kernels of get_tensor_from_selected_rows."""
 
 from __future__ import annotations
 

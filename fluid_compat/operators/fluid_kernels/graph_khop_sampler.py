@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of graph_khop_sampler."""
+"""The fluid kernels of graph_khop_sampler."""
 
 from __future__ import annotations
 

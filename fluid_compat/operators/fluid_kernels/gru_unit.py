@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of gru_unit, gru_unit_grad."""
+"""The fluid kernels of gru_unit, gru_unit_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of hash."""
+"""The fluid kernels of hash."""
 
 from __future__ import annotations
 

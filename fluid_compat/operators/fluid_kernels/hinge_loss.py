@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of hinge_loss, hinge_loss_grad."""
+"""The fluid kernels of hinge_loss, hinge_loss_grad."""
 
 from __future__ import annotations
 

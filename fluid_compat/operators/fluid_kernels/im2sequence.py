@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of im2sequence, im2sequence_grad."""
+"""The fluid kernels of im2sequence, im2sequence_grad."""
 
 from __future__ import annotations
 

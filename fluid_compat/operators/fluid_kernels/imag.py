@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of imag_grad."""
+"""The expected kernel type hook of imag_grad."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Fluid kernels and hooks of bicubic_interp, bicubic_interp_grad, bilinear_interp,
-bilinear_interp_grad, linear_interp, linear_interp_grad, nearest_interp, nearest_interp_grad,
-trilinear_interp, trilinear_interp_grad.
+"""The fluid kernels of bicubic_interp, bicubic_interp_grad, bilinear_interp, bilinear_interp_grad,
+linear_interp, linear_interp_grad, nearest_interp, nearest_interp_grad, trilinear_interp,
+trilinear_interp_grad.
 """
 
 from __future__ import annotations

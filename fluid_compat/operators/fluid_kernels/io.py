@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of load, load_combine, read_file, save, save_combine."""
+"""The fluid kernels of load, load_combine, read_file, save, save_combine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of isinf, isnan."""
+"""The fluid kernels of isinf, isnan."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of l1_norm, l1_norm_grad."""
+"""The fluid kernels of l1_norm, l1_norm_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of lod_reset, lod_reset_grad."""
+"""The fluid kernels of lod_reset, lod_reset_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of lod_tensor_to_array."""
+"""The operator class hook of lod_tensor_to_array."""
 
 from __future__ import annotations
 

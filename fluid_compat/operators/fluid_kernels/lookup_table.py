@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of lookup_table, lookup_table_grad."""
+"""The fluid kernels of lookup_table, lookup_table_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of lrn, lrn_grad."""
+"""The fluid kernels of lrn, lrn_grad."""
 
 from __future__ import annotations
 

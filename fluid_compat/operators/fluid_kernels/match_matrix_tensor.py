@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of match_matrix_tensor, match_matrix_tensor_grad."""
+"""The fluid kernels of match_matrix_tensor, match_matrix_tensor_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of matmul, matmul_grad, matmul_v2."""
+"""The fluid kernels of matmul, matmul_grad, matmul_v2."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of modified_huber_loss, modified_huber_loss_grad."""
+"""The fluid kernels of modified_huber_loss, modified_huber_loss_grad."""
 
 from __future__ import annotations
 

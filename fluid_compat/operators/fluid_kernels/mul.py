@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of mul."""
+"""The fluid kernels of mul."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of multi_dot_grad."""
+"""The output counts hook of multi_dot_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of nce, nce_grad."""
+"""The fluid kernels of nce, nce_grad."""
 
 from __future__ import annotations
 

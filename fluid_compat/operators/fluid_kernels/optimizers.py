@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of dgc_clip_by_norm, dpsgd, ftrl, proximal_gd, sparse_momentum."""
+"""The fluid kernels of dgc_clip_by_norm, dpsgd, ftrl, proximal_gd, sparse_momentum."""
 
 from __future__ import annotations
 

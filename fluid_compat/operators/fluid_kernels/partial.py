@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of partial_concat, partial_concat_grad, partial_sum, partial_sum_grad."""
+"""The fluid kernels of partial_concat, partial_concat_grad, partial_sum, partial_sum_grad."""
 
 from __future__ import annotations
 

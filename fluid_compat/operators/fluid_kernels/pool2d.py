@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of pool2d."""
+"""The fluid kernels of pool2d."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of positive_negative_pair."""
+"""The fluid kernels of positive_negative_pair."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of precision_recall."""
+"""The fluid kernels of precision_recall."""
 
 from __future__ import annotations
 

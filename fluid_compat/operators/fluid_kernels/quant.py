@@ -1,10 +1,9 @@
-"""Fluid kernels and hooks of dequantize_abs_max, dequantize_log,
-fake_channel_wise_dequantize_max_abs, fake_channel_wise_quantize_abs_max,
-fake_channel_wise_quantize_dequantize_abs_max, fake_dequantize_max_abs, fake_quantize_abs_max,
-fake_quantize_dequantize_abs_max, fake_quantize_dequantize_moving_average_abs_max,
-fake_quantize_moving_average_abs_max, fake_quantize_range_abs_max, lookup_table_dequant,
-moving_average_abs_max_scale, quantize, quantize_linear, requantize,
-stright_throuth_estimator_grad.
+"""The fluid kernels of dequantize_abs_max, dequantize_log, fake_channel_wise_dequantize_max_abs,
+fake_channel_wise_quantize_abs_max, fake_channel_wise_quantize_dequantize_abs_max,
+fake_dequantize_max_abs, fake_quantize_abs_max, fake_quantize_dequantize_abs_max,
+fake_quantize_dequantize_moving_average_abs_max, fake_quantize_moving_average_abs_max,
+fake_quantize_range_abs_max, lookup_table_dequant, moving_average_abs_max_scale, quantize,
+quantize_linear, requantize, stright_throuth_estimator_grad.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of rank_attention."""
+"""The fluid kernels of rank_attention."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of rank_loss, rank_loss_grad."""
+"""The fluid kernels of rank_loss, rank_loss_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of real_grad."""
+"""The expected kernel type hook of real_grad."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Fluid kernels and hooks of frobenius_norm, reduce_max, reduce_mean, reduce_min, reduce_prod,
-reduce_sum.
+"""The expected kernel type hook of frobenius_norm, reduce_max, reduce_mean, reduce_min,
+reduce_prod, reduce_sum.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of reshape, reshape_grad."""
+"""The fluid kernels of reshape, reshape_grad."""
 
 from __future__ import annotations
 

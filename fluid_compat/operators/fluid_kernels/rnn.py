@@ -1,5 +1,5 @@
-"""Fluid kernels and hooks of attention_lstm, fused_embedding_fc_lstm, fusion_lstm, gru, lstm,
-multi_gru, rnn.
+"""The fluid kernels of attention_lstm, fused_embedding_fc_lstm, fusion_lstm, gru, lstm, multi_gru;
+the output counts hook of rnn.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of row_conv, row_conv_grad."""
+"""The fluid kernels of row_conv, row_conv_grad."""
 
 from __future__ import annotations
 

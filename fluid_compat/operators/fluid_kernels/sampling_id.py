@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of sampling_id."""
+"""The fluid kernels of sampling_id."""
 
 from __future__ import annotations
 

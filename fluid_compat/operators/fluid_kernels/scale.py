@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of scale."""
+"""The fluid kernels of scale."""
 
 from __future__ import annotations
 

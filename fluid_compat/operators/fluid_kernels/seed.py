@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of seed."""
+"""The fluid kernels of seed."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Fluid kernels and hooks of fused_embedding_seq_pool, fused_embedding_seq_pool_grad,
-fused_seqpool_cvm, fusion_seqpool_concat, fusion_seqpool_cvm_concat.
+"""The fluid kernels of fused_embedding_seq_pool, fused_embedding_seq_pool_grad, fused_seqpool_cvm,
+fusion_seqpool_concat, fusion_seqpool_cvm_concat.
 """
 
 from __future__ import annotations

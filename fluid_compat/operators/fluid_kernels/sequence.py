@@ -1,9 +1,10 @@
-"""Fluid kernels and hooks of sequence_concat, sequence_concat_grad, sequence_conv,
-sequence_conv_grad, sequence_enumerate, sequence_erase, sequence_expand, sequence_expand_as,
+"""The fluid kernels of sequence_concat, sequence_concat_grad, sequence_conv, sequence_conv_grad,
+sequence_enumerate, sequence_erase, sequence_expand, sequence_expand_as,
 sequence_expand_as_grad, sequence_expand_grad, sequence_pad, sequence_pad_grad,
 sequence_reshape, sequence_reshape_grad, sequence_reverse, sequence_scatter,
 sequence_scatter_grad, sequence_slice, sequence_slice_grad, sequence_softmax,
-sequence_softmax_grad, sequence_unpad, sequence_unpad_grad.
+sequence_softmax_grad, sequence_unpad, sequence_unpad_grad; the output counts hook of
+sequence_concat_grad.
 """
 
 from __future__ import annotations

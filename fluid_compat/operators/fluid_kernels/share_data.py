@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of share_data."""
+"""The fluid kernels of share_data."""
 
 from __future__ import annotations
 

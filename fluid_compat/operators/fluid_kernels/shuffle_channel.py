@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of shuffle_channel, shuffle_channel_grad."""
+"""The fluid kernels of shuffle_channel, shuffle_channel_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of similarity_focus."""
+"""The fluid kernels of similarity_focus."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of softmax."""
+"""The fluid kernels of softmax; the expected kernel type hook of softmax."""
 
 from __future__ import annotations
 

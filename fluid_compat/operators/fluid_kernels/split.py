@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of split."""
+"""The output counts hook of split."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of spp, spp_grad."""
+"""The fluid kernels of spp, spp_grad."""
 
 from __future__ import annotations
 

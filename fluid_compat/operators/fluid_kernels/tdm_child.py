@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of tdm_child."""
+"""The fluid kernels of tdm_child."""
 
 from __future__ import annotations
 

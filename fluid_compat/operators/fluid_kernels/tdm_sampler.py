@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of tdm_sampler."""
+"""The fluid kernels of tdm_sampler."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of teacher_student_sigmoid_loss, teacher_student_sigmoid_loss_grad."""
+"""The fluid kernels of teacher_student_sigmoid_loss, teacher_student_sigmoid_loss_grad."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of top_k, top_k_grad."""
+"""The fluid kernels of top_k, top_k_grad."""
 
 from __future__ import annotations
 

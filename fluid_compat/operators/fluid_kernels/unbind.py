@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of unbind."""
+"""The output counts hook of unbind."""
 
 from __future__ import annotations
 

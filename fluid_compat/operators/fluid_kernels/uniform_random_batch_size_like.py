@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of uniform_random_batch_size_like."""
+"""The fluid kernels of uniform_random_batch_size_like."""
 
 from __future__ import annotations
 

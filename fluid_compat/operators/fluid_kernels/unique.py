@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of unique."""
+"""The expected kernel type hook of unique."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of unique_with_counts."""
+"""The fluid kernels of unique_with_counts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of unstack."""
+"""The output counts hook of unstack."""
 
 from __future__ import annotations
 

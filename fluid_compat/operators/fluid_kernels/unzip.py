@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of unzip."""
+"""The fluid kernels of unzip."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fluid kernels and hooks of var_conv_2d, var_conv_2d_grad."""
+"""The fluid kernels of var_conv_2d, var_conv_2d_grad."""
 
 from __future__ import annotations
 
