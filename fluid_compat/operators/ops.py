@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable, Mapping
 
 from fluid_compat.framework.op_kernel_type import OpKernelType
-from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.framework.op_registry import declare_hooks_lazily, op_hooks
 from fluid_compat.operators.expected_kernel import (
     expected_fixed,
     expected_from_attr,
@@ -31,6 +31,7 @@ from fluid_compat.operators.expected_kernel import (
 from phi.common.data_type import DataType
 from phi.core.checksum import text_checksum
 from phi.core.errors import InvalidArgument
+from phi.core.layout import GRAD_SUFFIXES
 
 __all__ = ["HOOKS_FILE", "counts_like", "hook_rows", "keep_where_they_are"]
 
@@ -131,4 +132,17 @@ def declare_rows(rows: Mapping[str, Mapping]) -> None:
         op_hooks(op, **hooks)
 
 
-declare_rows(hook_rows())
+def _is_grad(op: str) -> bool:
+    return op.endswith(GRAD_SUFFIXES) or "_grad_" in op or op.endswith("_grad2")
+
+
+def _declare() -> None:
+    """The forward ops' rows now; the grad ops' when the first grad op's OpInfo is asked for
+    (a forward run declares none of them)."""
+    rows = hook_rows()
+    declare_rows({op: row for op, row in rows.items() if not _is_grad(op)})
+    grads = {op: row for op, row in rows.items() if _is_grad(op)}
+    declare_hooks_lazily(grads, lambda: declare_rows(grads))
+
+
+_declare()

@@ -12,7 +12,6 @@ from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_
 from fluid_compat.operators.with_kernel import OperatorWithKernel
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.kernels.grad_manip import typed_errors
 
 __all__ = [
     "FixedGradOp",
@@ -71,6 +70,8 @@ def put(ctx, slot: str, array) -> None:
 
 def register(op_type: str, dtypes):
     """register_fluid_kernel, with bad inputs raising typed errors (typed_errors)."""
+    from phi.kernels.grad_manip import typed_errors  # a kernel module: only its users import it
+
     def decorate(cls):
         cls.compute = typed_errors(op_type, cls.compute)
         return register_fluid_kernel(op_type, "CPU", dtypes)(cls)
