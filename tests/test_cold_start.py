@@ -1,9 +1,10 @@
 """Cold start (issue 14): kernel modules load on demand, yet every listing sees everything.
 
-The phi and fluid kernel modules register on a name's first lookup through generated indexes
-(tools/gen_kernel_index.py); phi.infermeta names load their module on first use; the grad-op
-mappings, the argmap checker and the backward pass load when asked for.  Each check runs in a
-fresh interpreter, since this test process has long imported everything.
+The phi kernel modules register on a name's first lookup through a generated index
+(tools/gen_kernel_index.py), the fluid kernel modules by the layout rule (phi.core.layout);
+phi.infermeta names load their module on first use; the grad-op mappings, the argmap checker
+and the backward pass load when asked for.  Each check runs in a fresh interpreter, since this
+test process has long imported everything.
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ def test_every_kernel_module_is_listed():
                 if (p.parent / "__init__.py").is_file() and p.stem not in helpers}
     assert on_disk == set(phi.kernels.MODULES)
     fluid_disk = {p.stem for p in (ROOT / "fluid_compat" / "operators" / "fluid_kernels")
-                  .glob("*.py")} - {"__init__", "registry"}
-    assert fluid_disk == set(fk.MODULES)
+                  .glob("*.py")} - {"__init__", "registry", "funcs"}
+    assert {f"{fk.__name__}.{m}" for m in fluid_disk} == set(fk.LAYOUT.modules())
 
 
 def test_each_kernel_is_credited_to_the_module_defining_it():
@@ -119,7 +120,7 @@ def test_importing_the_packages_loads_no_kernel_family():
         import phi.kernels, fluid_compat.operators.fluid_kernels as fk
         from phi.core.registry import kernel_factory
         loaded = [m for m in phi.kernels.MODULES if f"phi.kernels.{m}" in sys.modules]
-        fluid = [m for m in fk.MODULES if f"{fk.__name__}.{m}" in sys.modules]
+        fluid = [m for m in fk.LAYOUT.modules() if m in sys.modules]
         print(len(phi.kernels.MODULES), len(loaded), len(fluid))
         print(" ".join(m for m in ("fluid_compat.backward", "argmap.check", "phi.infermeta.nms",
                                    "phi.kernels.spectral", "fluid_compat.tools.compare")
@@ -150,10 +151,10 @@ def test_a_kernel_loads_on_first_lookup():
         # a fluid kernel and its op's hooks load with the op's first use
         from fluid_compat import run_op
         import numpy as np
-        assert "fluid_compat.operators.fluid_kernels.manip" not in sys.modules
+        assert "fluid_compat.operators.fluid_kernels.crop" not in sys.modules
         x = np.arange(6, dtype=np.float32).reshape(2, 3)
         out = run_op("crop", {"X": x}, {"shape": [1, 2], "offsets": [0, 1]})
-        assert "fluid_compat.operators.fluid_kernels.manip" in sys.modules
+        assert "fluid_compat.operators.fluid_kernels.crop" in sys.modules
         print(out["Out"][0].tolist())
         # a flag that a kernel module defines is there before its module is imported
         assert "phi.kernels.misc1" not in sys.modules
@@ -176,8 +177,8 @@ _LISTING = """
     fns = {n: sorted(f"{k.fn.__module__}.{k.fn.__qualname__}" for k in f.kernels_of(n).values())
            for n in f.names()}
     fluid = {op: sorted(str(t) for t in ks) for op, ks in all_fluid_kernels().items()}
-    for m in fk.MODULES:  # hooks of every module, as an eager import declared them
-        __import__(f"{fk.__name__}.{m}")
+    for m in fk.LAYOUT.modules():  # hooks of every module, as an eager import declared them
+        __import__(m)
     hooks = sorted(op_registry._HOOKS)
     lazy_hooks = sorted(op_registry._LAZY)
     phi.get_flags("FLAGS_gelu_fast_erf")

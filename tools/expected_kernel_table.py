@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-import fluid_compat.operators.fluid_kernels
-import fluid_compat.operators.ops  # noqa: F401
-from fluid_compat.framework.op_registry import _HOOKS
+import fluid_compat.operators.ops  # noqa: F401 - the rows of op_hooks.yaml
+from fluid_compat.framework.op_registry import _HOOKS, _LAZY, _run_lazy
+from fluid_compat.operators.fluid_kernels.registry import load_all_fluid_kernels
 
 
 def main() -> None:
+    load_all_fluid_kernels()  # the hooks that are code, in the ops' fluid_kernels modules
+    for op in list(_LAZY):  # and the grad ops' rows, declared on first use
+        _run_lazy(op)
     groups: dict[str, list[str]] = defaultdict(list)
     for op, hooks in sorted(_HOOKS.items()):
         fn = hooks.get_expected_kernel_type

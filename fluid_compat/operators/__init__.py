@@ -1,6 +1,5 @@
 """The legacy operator system: OperatorWithKernel, per-op hooks, fluid kernels, dispatch."""
 
-from fluid_compat.operators import control_flow, fluid_kernels, grad_hooks, ops  # noqa: F401
+from fluid_compat.operators import control_flow, fluid_kernels, ops  # noqa: F401
 from fluid_compat.operators import tensor_array  # noqa: F401 - the tensor-array ops
-from fluid_compat.operators import grad_manip_ops  # noqa: F401 - grad ops' output dims
 from fluid_compat.operators import recurrent  # noqa: F401 - the StaticRNN op

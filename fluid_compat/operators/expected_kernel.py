@@ -2,7 +2,8 @@
 
 The default is Paddle's IndicateDataType (the last initialized single input in slot-name order
 wins; duplicable slots must agree).  Ops override it as Paddle's do (registered with
-``op_hooks(..., get_expected_kernel_type=...)`` in fluid_compat.operators.ops); the truth is the
+a rule of fluid_compat/operators/op_hooks.yaml, or a function of the op's module in
+fluid_compat.operators.fluid_kernels); the truth is the
 ``expected_kernel_key`` Paddle recorded for each corpus case.  ``apply_hints`` then applies the
 generic hints (use_mkldnn, use_cudnn, op_device) as InnerGetExpectedKernelType does.
 
@@ -22,17 +23,21 @@ from phi.core.tensor import DenseTensor
 __all__ = [
     "apply_hints",
     "expected_from_attr",
+    "expected_fixed",
     "expected_from_var",
+    "expected_on_x_place",
     "expected_onednn",
+    "expected_promote",
     "indicate_data_type",
     "indicate_or_promote_var_data_types",
     "indicate_var_data_type",
+    "note",
 ]
 
 _COMPLEX = (DataType.COMPLEX64, DataType.COMPLEX128)
 
 
-def _note(ctx, text: str) -> None:
+def note(ctx, text: str) -> None:
     notes = getattr(ctx, "notes", None)
     if notes is not None:
         notes.append(text)
@@ -74,7 +79,7 @@ def indicate_data_type(op, ctx) -> DataType:
                 found, source = t.dtype, slot
     if found is DataType.UNDEFINED:
         raise NotFound(f"DataType should be indicated by input Variable at {op.type}.")
-    _note(ctx, f"dtype {found} from input `{source}` (IndicateDataType: last initialized input "
+    note(ctx, f"dtype {found} from input `{source}` (IndicateDataType: last initialized input "
                "in slot-name order)")
     return found
 
@@ -97,7 +102,7 @@ def indicate_var_data_type(op, ctx, slot: str) -> DataType:
             f"The Input Variable({slot}) of ({op.type}) Operator used to determine kernel data "
             "type is empty or not DenseTensor or SelectedRows or LoDTensorArray."
         )
-    _note(ctx, f"dtype {found} from input `{slot}`")
+    note(ctx, f"dtype {found} from input `{slot}`")
     return found
 
 
@@ -116,7 +121,7 @@ def indicate_or_promote_var_data_types(op, ctx, a: str, b: str) -> DataType:
         if t is None:
             raise NotFound(f"The variable {slot} is not found when promote complex types.")
     dtype = _promote_complex(ta.dtype, tb.dtype)
-    _note(ctx, f"dtype {dtype} from input `{a}`" + (
+    note(ctx, f"dtype {dtype} from input `{a}`" + (
         f" promoted with `{b}`" if dtype != ta.dtype else ""))
     return dtype
 
@@ -137,7 +142,7 @@ def expected_onednn(slot: str):
 
     def hook(op, ctx) -> OpKernelType:
         dtype = indicate_var_data_type(op, ctx, slot)
-        _note(ctx, "oneDNN-only op: layout ONEDNN, library MKLDNN")
+        note(ctx, "oneDNN-only op: layout ONEDNN, library MKLDNN")
         return OpKernelType(dtype, ctx.place, DataLayout.ONEDNN, LibraryType.MKLDNN)
 
     hook.__name__ = f"expected_onednn_{slot}"
@@ -157,7 +162,7 @@ def expected_from_attr(attr: str):
 
     def hook(op, ctx) -> OpKernelType:
         dtype = DataType.from_proto(op.attrs[attr])
-        _note(ctx, f"dtype {dtype} from attribute `{attr}`={op.attrs[attr]}")
+        note(ctx, f"dtype {dtype} from attribute `{attr}`={op.attrs[attr]}")
         return OpKernelType(dtype, ctx.place)
 
     hook.__name__ = f"expected_from_attr_{attr}"
@@ -169,10 +174,28 @@ def expected_fixed(dtype: DataType):
     FP32, read_file: UINT8, seed: INT32, chunk_eval: FP32 ...)."""
 
     def hook(op, ctx) -> OpKernelType:
-        _note(ctx, f"dtype {dtype} fixed by the op")
+        note(ctx, f"dtype {dtype} fixed by the op")
         return OpKernelType(dtype, ctx.place)
 
     hook.__name__ = f"expected_fixed_{dtype}"
+    return hook
+
+
+def expected_on_x_place(*, force_cpu_attr: bool = False):
+    """CompareOp / LogicalOp / IncrementOp: IndicateDataType, and the kernel runs where X lives
+    (compare ops: on the CPU when ``force_cpu``)."""
+
+    def hook(op, ctx) -> OpKernelType:
+        dtype = indicate_data_type(op, ctx)
+        if force_cpu_attr and op.attrs.get("force_cpu"):
+            note(ctx, "force_cpu=true: CPU place")
+            return OpKernelType(dtype, CPUPlace())
+        x = ctx.input("X")
+        place = x.place if x is not None else ctx.place
+        note(ctx, f"place {place} of input `X`")
+        return OpKernelType(dtype, place)
+
+    hook.__name__ = "expected_on_x_place" + ("_or_cpu" if force_cpu_attr else "")
     return hook
 
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import os
 
+from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.base import OperatorBase
 from phi.common.place import CPUPlace, GPUPlace
 from phi.core.errors import InvalidArgument, NotFound
 
-from fluid_compat.framework.op_registry import op_hooks
-from fluid_compat.operators.base import OperatorBase
-
 __all__ = ["GetPlacesOp", "PlaceList", "cuda_device_count"]
+
 
 DEVICE_TYPES = ("CUDA", "CPU", "AUTO")
 
@@ -82,3 +82,4 @@ class GetPlacesOp(OperatorBase):
 
 
 op_hooks("get_places", operator_class=GetPlacesOp)
+

@@ -10,11 +10,10 @@ LoDRankTable.  They compute on the host (numpy) and write CPU tensors.
 from __future__ import annotations
 
 import numpy as np
-from phi.core.errors import InvalidArgument, OutOfRange
-from phi.core.tensor import CPU_PLACE, DenseTensor
 
 from fluid_compat.framework.lod_rank_table import LoDRankTable, append_lod, sub_lod_and_offset
 from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.base import OperatorBase
 from fluid_compat.operators.op_values import (
     op_name,
     optional_tensor,
@@ -22,11 +21,18 @@ from fluid_compat.operators.op_values import (
     set_output,
     tensor_input,
 )
-from fluid_compat.operators.base import OperatorBase
+from phi.core.errors import InvalidArgument, OutOfRange
+from phi.core.tensor import CPU_PLACE, DenseTensor
 
-__all__ = ["LoDRankTableOp", "MaxSequenceLenOp", "ReorderLoDTensorByRankGradOp",
-           "ReorderLoDTensorByRankOp", "ShrinkRNNMemoryGradOp", "ShrinkRNNMemoryOp",
-           "step_index"]
+__all__ = [
+    "LoDRankTableOp",
+    "MaxSequenceLenOp",
+    "ReorderLoDTensorByRankGradOp",
+    "ReorderLoDTensorByRankOp",
+    "ShrinkRNNMemoryGradOp",
+    "ShrinkRNNMemoryOp",
+    "step_index",
+]
 
 
 def _like(x: DenseTensor, data: np.ndarray, lod=()) -> DenseTensor:
@@ -178,8 +184,19 @@ class ShrinkRNNMemoryGradOp(OperatorBase):
 
 
 op_hooks("lod_rank_table", operator_class=LoDRankTableOp)
+
+
 op_hooks("max_sequence_len", operator_class=MaxSequenceLenOp)
+
+
 op_hooks("reorder_lod_tensor_by_rank", operator_class=ReorderLoDTensorByRankOp)
+
+
 op_hooks("reorder_lod_tensor_by_rank_grad", operator_class=ReorderLoDTensorByRankGradOp)
+
+
 op_hooks("shrink_rnn_memory", operator_class=ShrinkRNNMemoryOp)
+
+
 op_hooks("shrink_rnn_memory_grad", operator_class=ShrinkRNNMemoryGradOp)
+

@@ -3,23 +3,27 @@ Paddle 2.6.2): every n-gram (2 .. pyramid_layer words) of each sequence of X, as
 its ids converted to float32, is hashed with XXH32 into rows of the embedding table W; bloom
 filters (WhiteList / BlackList, MurmurHash3 x64 128) choose the n-grams; in training a glibc
 rand_r stream seeded by the seed attribute drops some, at inference the output is scaled by
-drop_out_percent (Paddle's axpy_noadd: the default 0 gives zeros)."""
+drop_out_percent (Paddle's axpy_noadd: the default 0 gives zeros).
+"""
 
 from __future__ import annotations
 
 import numpy as np
+
+from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument, PreconditionNotMet
 from phi.core.lod import from_lengths
 
-from fluid_compat.framework.op_registry import op_hooks
-from fluid_compat.operators.expected_kernel import expected_from_var
-from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
-
 __all__ = ["murmur3_x64_128_rows", "rand_r", "xxh32_rows"]
 
+
 _OP = "pyramid_hash"
+
+
 _U32, _U64 = np.uint32, np.uint64
+
+
 _XP1, _XP2, _XP3, _XP4, _XP5 = (_U32(p) for p in (0x9E3779B1, 0x85EBCA77, 0xC2B2AE3D,
                                                    0x27D4EB2F, 0x165667B1))
 
@@ -220,5 +224,3 @@ class PyramidHashKernel(FluidKernel):
         ctx.set_output("DropPos", drop_pos, DataType.INT32, lod=from_lengths([kept.tolist()]))
         ctx.set_output("X_Temp_Out", temp, DataType.FLOAT32)
 
-
-op_hooks(_OP, get_expected_kernel_type=expected_from_var("W"))

@@ -1,16 +1,16 @@
-"""Fluid kernels of the quantization ops Paddle 2.6.2 runs as STRUCTURE kernels (fluid kernels
-re-registered in its phi table, empty KernelSignature) and of the oneDNN-only ``quantize`` /
-``requantize``.  The arithmetic is phi/kernels/quant.py's.
-
-``round_type`` of the fake_* ops is a runtime (extra) attribute whose default is 1 (clip, then
-round half away from zero); quantize_linear declares it with default 0 (round half to even, then
-clip).  Ops with ``is_test`` use the given InScale and leave OutScale unwritten, as Paddle does.
+"""The fluid kernels of dequantize_abs_max, dequantize_log, fake_channel_wise_dequantize_max_abs,
+fake_channel_wise_quantize_abs_max, fake_channel_wise_quantize_dequantize_abs_max,
+fake_dequantize_max_abs, fake_quantize_abs_max, fake_quantize_dequantize_abs_max,
+fake_quantize_dequantize_moving_average_abs_max, fake_quantize_moving_average_abs_max,
+fake_quantize_range_abs_max, lookup_table_dequant, moving_average_abs_max_scale, quantize,
+quantize_linear, requantize, stright_throuth_estimator_grad.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from fluid_compat.operators.fluid_kernels.funcs import wanted_first
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument, Unimplemented
@@ -25,6 +25,17 @@ from phi.kernels.quant import (
 )
 
 __all__: list[str] = []
+
+
+@register_fluid_kernel("stright_throuth_estimator_grad", "CPU", ("float32",))
+class StraightThroughEstimatorGradKernel(FluidKernel):
+    """X@GRAD = a copy of Out@GRAD (the fake quantize-dequantize ops pass gradients through)."""
+
+    dtype_tied_inputs = ("Out@GRAD",)
+
+    def compute(self, ctx) -> None:
+        if wanted_first(ctx, "X@GRAD"):
+            ctx.set_output("X@GRAD", ctx.xp.array(ctx.input_array("Out@GRAD"), copy=True))
 
 
 def _bits(ctx, name: str = "bit_length") -> int:
@@ -355,3 +366,4 @@ class RequantizeOneDNNKernel(FluidKernel):
             ctx.set_output("Output", v.astype(x.dtype), DataType.BFLOAT16)
             return
         ctx.set_output("Output", _saturate(xp, v, x.dtype))
+

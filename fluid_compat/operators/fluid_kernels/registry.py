@@ -7,14 +7,14 @@ a place type and a list of dtypes; the same (op, OpKernelType) twice raises.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 
 from fluid_compat.framework.op_kernel_type import LibraryType, OpKernelType
 from phi.common.data_type import DataType
 from phi.common.layout import DataLayout
 from phi.common.place import CPUPlace, GPUPlace, Place
 from phi.core.errors import AlreadyExists, InvalidArgument
-from phi.core.registry import LazyIndex
+from phi.core.layout import Layout, RuleIndex
 
 __all__ = [
     "FLUID_REGISTRY_GENERATION",
@@ -26,7 +26,7 @@ __all__ = [
     "has_fluid_kernel",
     "load_all_fluid_kernels",
     "register_fluid_kernel",
-    "set_lazy_index",
+    "set_layout",
     "unregister_fluid_kernels",
 ]
 
@@ -34,19 +34,20 @@ _KERNELS: dict[str, dict[OpKernelType, FluidKernel]] = {}
 FLUID_REGISTRY_GENERATION = [0]
 """Bumped on every change, so that cached kernel decisions can be dropped."""
 
-# lazy registration, as phi's KernelFactory does it: op type -> modules whose import registers
-# its kernels, for op types not imported yet (fluid_kernels/_index.json)
-_INDEX = LazyIndex()
+# lazy registration, as phi's KernelFactory does it: the first lookup of an op type imports the
+# module the layout rule names for it (fluid_kernels/__init__.py sets the rule)
+_INDEX = RuleIndex()
 
 
-def set_lazy_index(index: Mapping[str, Sequence[str]], modules: Sequence[str]) -> None:
-    """Import the modules of ``index[op_type]`` on the first lookup of ``op_type``; listing
-    (`all_fluid_kernels`) imports every module of ``modules`` (in that order)."""
-    _INDEX.set(index, modules)
+def set_layout(layout: Layout) -> None:
+    """Import the module ``layout`` names for an op type on that type's first lookup; listing
+    (`all_fluid_kernels`) imports every module of its package."""
+    _INDEX.set(layout)
 
 
 def ensure_loaded(op_type: str) -> None:
-    """Import the modules that register kernels or declare hooks of ``op_type`` (once)."""
+    """Import the module that registers the kernels and declares the hooks of ``op_type``
+    (once)."""
     _INDEX.ensure(op_type)
 
 
@@ -92,7 +93,7 @@ def register_fluid_kernel(
     dtype_list = [DataType.from_any(d) for d in dtypes]
 
     def decorate(cls: type) -> type:
-        builtin = cls.__module__ in _INDEX.modules
+        builtin = _INDEX.is_builtin(cls.__module__)
         if not builtin:
             _INDEX.ensure(op_type)  # a plug-in's kernel meets the built-in ones as before
         table = _KERNELS.setdefault(op_type, {})

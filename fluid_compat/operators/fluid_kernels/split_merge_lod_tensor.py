@@ -12,12 +12,10 @@ merge_lod_tensor_infer then empties InTrue and InFalse.
 from __future__ import annotations
 
 import numpy as np
-from phi.common.data_type import DataType
-from phi.core.errors import InvalidArgument
-from phi.core.tensor import CPU_PLACE, DenseTensor
 
 from fluid_compat.framework.lod_rank_table import append_lod, sub_lod_and_offset
 from fluid_compat.framework.op_registry import op_hooks
+from fluid_compat.operators.base import OperatorBase
 from fluid_compat.operators.op_values import (
     EMPTY_VAR,
     op_name,
@@ -25,7 +23,9 @@ from fluid_compat.operators.op_values import (
     set_output,
     tensor_input,
 )
-from fluid_compat.operators.base import OperatorBase
+from phi.common.data_type import DataType
+from phi.core.errors import InvalidArgument
+from phi.core.tensor import CPU_PLACE, DenseTensor
 
 __all__ = ["MergeLoDTensorInferOp", "MergeLoDTensorOp", "SplitLoDTensorOp"]
 
@@ -151,5 +151,10 @@ class MergeLoDTensorInferOp(MergeLoDTensorOp):
 
 
 op_hooks("split_lod_tensor", operator_class=SplitLoDTensorOp)
+
+
 op_hooks("merge_lod_tensor", operator_class=MergeLoDTensorOp)
+
+
 op_hooks("merge_lod_tensor_infer", operator_class=MergeLoDTensorInferOp)
+

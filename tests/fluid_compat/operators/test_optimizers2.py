@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from fluid_compat import run_op
-from fluid_compat.operators.fluid_kernels.optimizers2 import MinstdRand, canonical
+from fluid_compat.operators.fluid_kernels.optimizers import MinstdRand, canonical
 from phi.core.errors import InvalidArgument
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from fluid_compat.cli import main
-from fluid_compat.operators.fluid_kernels import math as fluid_math
+from fluid_compat.operators.fluid_kernels import activation as fluid_activation
 from fluid_compat.operators.fluid_kernels.registry import (
     fluid_kernels_of,
     register_fluid_kernel,
@@ -58,7 +58,8 @@ def test_retiring_the_fluid_kernel_makes_the_op_phi_only():
     try:
         assert _by_name(collect(["relu"]))["relu"].status == "phi-only"
     finally:
-        register_fluid_kernel("relu", "CPU", [kt.dtype for kt in kernels])(fluid_math.ReluKernel)
+        register_fluid_kernel("relu", "CPU", [kt.dtype for kt in kernels])(
+            fluid_activation.ReluKernel)
     assert _by_name(collect(["relu"]))["relu"].status == "both"
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import phi
-from fluid_compat.operators.fluid_kernels.index import xxh64_rows
+from fluid_compat.operators.fluid_kernels.hash import xxh64_rows
 from phi.core.errors import InvalidArgument, OutOfRange
 from phi.kernels.scatter import set_value_bounds
 
