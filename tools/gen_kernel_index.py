@@ -47,7 +47,8 @@ _WHAT = {
               "reads them (entries: [op, kernel, inputs, attrs, outputs, tensor attrs, line]), "
               "each with the checksum of its text; a table whose text differs is parsed again.",
     "infer": "kernels: kernel -> [its phi.infermeta function, binding ([is tensor input, "
-             "index] per InferMeta parameter)], from ops.yaml and static_ops.yaml as "
+             "index] per InferMeta parameter), the types of its tensor inputs (from which "
+             "phi.infermeta.module_of names its module)], from ops.yaml and static_ops.yaml as "
              "phi.api.kernel_infer_table computes it; yaml_checksum: of those texts (an "
              "edited YAML is read instead of this table).",
 }

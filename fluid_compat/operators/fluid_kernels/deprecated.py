@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
-from phi.infermeta.interpolate import float_to_int32, interp_channel_last
+from phi.infermeta.funcs import float_to_int32, interp_channel_last
 from phi.kernels.interpolate import interp_compute
 from phi.kernels.search import topk as _topk
 
