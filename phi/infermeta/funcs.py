@@ -951,7 +951,6 @@ def cross_axis(dims, dim: int) -> int:
 # -- linear algebra ----------------------------------------------------------------------------
 
 
-_REAL = {DataType.COMPLEX64: DataType.FLOAT32, DataType.COMPLEX128: DataType.FLOAT64}
 COMPLEX_OF = {DataType.FLOAT32: DataType.COMPLEX64, DataType.FLOAT64: DataType.COMPLEX128}
 
 
@@ -1316,7 +1315,6 @@ def maxout_axis(x_dims, groups: int, axis: int) -> int:
 # -- interpolation -----------------------------------------------------------------------------
 
 
-_METHODS = {1: ("linear",), 2: ("bilinear", "nearest", "bicubic"), 3: ("trilinear", "nearest")}
 _AXES = ("d", "h", "w")
 
 

@@ -515,48 +515,15 @@ def bilinear_infer_meta(x, y, weight, bias, out) -> None:
 
 # (number of inputs + attributes, {output index: argument index})
 sgd_infer_meta = outputs_like(5, {0: 0, 1: 3}, "sgd_infer_meta")
-
-
-sgd_infer_meta = outputs_like(5, {0: 0, 1: 3}, "sgd_infer_meta")
-momentum_infer_meta = outputs_like(11, {0: 0, 1: 2, 2: 4}, "momentum_infer_meta")
-
-
 momentum_infer_meta = outputs_like(11, {0: 0, 1: 2, 2: 4}, "momentum_infer_meta")
 merged_momentum_infer_meta = outputs_like(11, {0: 0, 1: 2, 2: 4}, "merged_momentum_infer_meta")
-
-
-merged_momentum_infer_meta = outputs_like(11, {0: 0, 1: 2, 2: 4}, "merged_momentum_infer_meta")
-lars_momentum_infer_meta = outputs_like(11, {0: 0, 1: 1, 2: 4}, "lars_momentum_infer_meta")
-
-
 lars_momentum_infer_meta = outputs_like(11, {0: 0, 1: 1, 2: 4}, "lars_momentum_infer_meta")
 adam_infer_meta = outputs_like(16, {0: 0, 1: 3, 2: 4, 3: 5, 4: 6, 5: 7}, "adam_infer_meta")
-
-
-adam_infer_meta = outputs_like(16, {0: 0, 1: 3, 2: 4, 3: 5, 4: 6, 5: 7}, "adam_infer_meta")
-adamw_infer_meta = outputs_like(19, {0: 0, 1: 3, 2: 4, 3: 5, 4: 6, 5: 7}, "adamw_infer_meta")
-
-
 adamw_infer_meta = outputs_like(19, {0: 0, 1: 3, 2: 4, 3: 5, 4: 6, 5: 7}, "adamw_infer_meta")
 lamb_infer_meta = outputs_like(15, {0: 0, 1: 3, 2: 4, 3: 5, 4: 6, 5: 7}, "lamb_infer_meta")
-
-
-lamb_infer_meta = outputs_like(15, {0: 0, 1: 3, 2: 4, 3: 5, 4: 6, 5: 7}, "lamb_infer_meta")
-adagrad_infer_meta = outputs_like(7, {0: 0, 1: 2, 2: 4}, "adagrad_infer_meta")
-
-
 adagrad_infer_meta = outputs_like(7, {0: 0, 1: 2, 2: 4}, "adagrad_infer_meta")
 decayed_adagrad_infer_meta = outputs_like(6, {0: 0, 1: 2}, "decayed_adagrad_infer_meta")
-
-
-decayed_adagrad_infer_meta = outputs_like(6, {0: 0, 1: 2}, "decayed_adagrad_infer_meta")
 adamax_infer_meta = outputs_like(11, {0: 0, 1: 3, 2: 4, 3: 6}, "adamax_infer_meta")
-
-
-adamax_infer_meta = outputs_like(11, {0: 0, 1: 3, 2: 4, 3: 6}, "adamax_infer_meta")
-adadelta_infer_meta = outputs_like(9, {0: 0, 1: 2, 2: 3, 3: 5}, "adadelta_infer_meta")
-
-
 adadelta_infer_meta = outputs_like(9, {0: 0, 1: 2, 2: 3, 3: 5}, "adadelta_infer_meta")
 rmsprop_infer_meta = outputs_like(12, {0: 0, 1: 3, 2: 1, 3: 5, 4: 6}, "rmsprop_infer_meta")
 
@@ -597,9 +564,6 @@ def average_accumulates_infer_meta(param, in_sum_1, in_sum_2, in_sum_3, in_num_a
 
 
 # (number of inputs + attributes, {output index: argument index})
-dgc_momentum_infer_meta = outputs_like(14, {0: 0, 1: 2, 2: 4, 3: 1}, "dgc_momentum_infer_meta")
-
-
 dgc_momentum_infer_meta = outputs_like(14, {0: 0, 1: 2, 2: 4, 3: 1}, "dgc_momentum_infer_meta")
 merged_adam_infer_meta = outputs_like(13, {0: 0, 1: 3, 2: 4, 3: 5, 4: 6, 5: 7},
                                       "merged_adam_infer_meta")

@@ -1576,7 +1576,6 @@ def class_center_sample_infer_meta(label, num_classes: int, num_samples: int, ri
 # -- optimizers --------------------------------------------------------------------------------
 
 
-rmsprop_infer_meta = outputs_like(12, {0: 0, 1: 3, 2: 1, 3: 5, 4: 6}, "rmsprop_infer_meta")
 clip_by_norm_infer_meta = outputs_like(2, {0: 0}, "clip_by_norm_infer_meta")
 
 # -- numerics checks, float status, schedules, random activations ------------------------------
