@@ -117,10 +117,20 @@ _INFER_INDEX: list[dict[str, Any]] = []
 _YAMLS = ("ops.yaml", "static_ops.yaml")  # what kernel_infer_table reads and the checksum covers
 
 
-def kernel_infer_index() -> dict[str, list]:
-    """``kernel_infer_table()`` as ``_infer_index.json`` holds it (lists, for JSON)."""
-    return {k: [fn, [list(b) for b in binding], list(inputs)]
-            for k, (fn, binding, inputs) in kernel_infer_table().items()}
+def kernel_infer_index() -> dict[str, str]:
+    """``kernel_infer_table()`` as ``_infer_index.json`` holds it: per kernel one string, the
+    function's name then a word per binding entry, ``t<i>`` (the kernel's i-th tensor input),
+    ``l<i>`` (the same, a list of tensors) or ``a<j>`` (its j-th attribute), read only for the
+    kernels a program looks up (``elementwise_raw_infer_meta t0 t1 a0``)."""
+    index = {}
+    for k, (fn, binding, inputs) in kernel_infer_table().items():
+        types = iter(inputs)
+        words = [fn]
+        for is_input, i in binding:
+            kind = ("l" if next(types) == "Tensor[]" else "t") if is_input else "a"
+            words.append(f"{kind}{i}")
+        index[k] = " ".join(words)
+    return index
 
 
 def yaml_checksum() -> str:
@@ -170,6 +180,8 @@ def kernel_infer_meta(kernel_name: str):
     if entry is not None:
         import phi.infermeta
 
-        found = (phi.infermeta.find(entry[0], entry[2]), tuple((b, i) for b, i in entry[1]))
+        fn, *words = entry.split()
+        inputs = ["Tensor[]" if w[0] == "l" else "Tensor" for w in words if w[0] != "a"]
+        found = (phi.infermeta.find(fn, inputs), tuple((w[0] != "a", int(w[1:])) for w in words))
     _KERNEL_INFER[kernel_name] = found  # the same value whichever thread stores it
     return found

@@ -72,6 +72,21 @@ def module_of(name: str, inputs: Iterable[str]) -> str:
         "multiary"
 
 
+def _load(module: str):
+    """The package's module ``module`` imported, or None when it does not exist."""
+    if _PRESENT.get(module) is False:
+        return None
+    try:
+        found = importlib.import_module(f"{__name__}.{module}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{module}":
+            raise
+        _PRESENT[module] = False
+        return None
+    _PRESENT[module] = True
+    return found
+
+
 def _present(module: str) -> bool:
     found = _PRESENT.get(module)
     if found is None:
@@ -90,10 +105,8 @@ def modules() -> tuple[str, ...]:
 def find(name: str, inputs: Iterable[str]):
     """The InferMeta function ``name`` of a YAML row (see :func:`module_of`) from the module the
     rule names, importing only that module; None when that module does not define it."""
-    module = module_of(name, inputs)
-    if not _present(module):
-        return None
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name, None)
+    found = _load(module_of(name, inputs))
+    return None if found is None else getattr(found, name, None)
 
 
 def __getattr__(name: str) -> Any:
@@ -105,16 +118,16 @@ def __getattr__(name: str) -> Any:
     if name.startswith("__"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     if name in _SEARCH:  # a submodule as an attribute (``phi.infermeta.unary``)
-        if _present(name):
-            return importlib.import_module(f"{__name__}.{name}")
+        found = _load(name)
+        if found is not None:
+            return found
     elif not name.startswith("_"):
         for module in _SEARCH:
-            if _present(module):
-                mod = importlib.import_module(f"{__name__}.{module}")
-                if name in getattr(mod, "__all__", ()):
-                    value = getattr(mod, name)
-                    globals()[name] = value  # the next lookup is a plain attribute
-                    return value
+            mod = _load(module)
+            if mod is not None and name in mod.__all__:
+                value = getattr(mod, name)
+                globals()[name] = value  # the next lookup is a plain attribute
+                return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
