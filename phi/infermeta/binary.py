@@ -238,6 +238,8 @@ def matmul_with_flatten_infer_meta(x, y, x_num_col_dims: int, y_num_col_dims: in
     out.share_lod(x)
 
 
+# -- compare and logical ops: bool outputs ------------------------------------------------------
+
 def compare_raw_infer_meta(x, y, axis: int, out) -> None:
     """CompareRawInferMeta: trailing broadcast of x and y, bool.  Paddle 2.6.2 ignores ``axis``
     here (a local variable shadows it), so an ``axis`` that disagrees with trailing alignment
@@ -258,6 +260,8 @@ def logical_binary_infer_meta(x, y, out) -> None:
     elementwise_infer_meta(x, y, out)
     out.set_dtype(DataType.BOOL)
 
+
+# -- indexing -----------------------------------------------------------------------------------
 
 def gather_infer_meta(x, index, axis, out, *, config=None) -> None:
     """GatherInferMeta: index is 0-D, 1-D or [N, 1]; x's dims with the axis size replaced by N
@@ -342,8 +346,10 @@ def embedding_infer_meta(x, weight, padding_idx: int, out) -> None:
     out.set_layout(weight.layout)
     out.share_lod(x)  # the ids' sequences
 
+
 # -- convolution, pooling, normalization -------------------------------------------------------
 
+# -- conv ----------------------------------------------------------------------------------------
 
 def conv_infer_meta(input, filter, strides, paddings, padding_algorithm: str, dilations,
                     groups: int, data_format: str, out, *,
@@ -407,6 +413,8 @@ def depthwise_conv_infer_meta(input, filter, strides, paddings, padding_algorith
     conv_infer_meta(input, filter, strides, paddings, padding_algorithm, dilations, groups,
                     data_format, out, config=config)
 
+
+# -- dropout, log_softmax ------------------------------------------------------------------------
 
 def dropout_infer_meta(x, seed_tensor, p, is_test: bool, mode: str, seed: int,
                        fix_seed: bool, out, mask=None) -> None:
@@ -503,8 +511,8 @@ def conv_transpose_infer_meta(x, filter, strides, paddings, output_padding, outp
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
-# -- broadcast ---------------------------------------------------------------------------------
 
+# -- broadcast ---------------------------------------------------------------------------------
 
 def expand_as_infer_meta(x, y, target_shape, out) -> None:
     """ExpandAsInferMeta: ``target_shape`` (Y's dims when Y is given), checked as expand."""
@@ -513,15 +521,17 @@ def expand_as_infer_meta(x, y, target_shape, out) -> None:
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
+
 # -- manipulation and creation -----------------------------------------------------------------
 
+# -- diag / diag_embed / diagonal / eye / fill_diagonal_tensor ---------------------------------
 
 def fill_diagonal_tensor_infer_meta(x, y, offset: int, dim1: int, dim2: int, out) -> None:
     """FillDiagonalTensorInferMeta: x's meta (y is checked by the kernel)."""
     out.share_meta(x)
 
-# -- indexing ----------------------------------------------------------------------------------
 
+# -- indexing ----------------------------------------------------------------------------------
 
 def index_add_infer_meta(x, index, add_value, axis: int, out) -> None:
     """IndexAddInferMeta: x's meta; a 1-D int index and an axis inside x's rank."""
@@ -595,8 +605,8 @@ def segment_pool_infer_meta(x, segment_ids, pooltype: str, out, summed_ids) -> N
     set_meta(out, (UNKNOWN, *dims[1:]), x.dtype, x.layout)
     set_meta(summed_ids, (UNKNOWN, 1), x.dtype, x.layout)
 
-# -- complex numbers ---------------------------------------------------------------------------
 
+# -- complex numbers ---------------------------------------------------------------------------
 
 def complex_infer_meta(x, y, out) -> None:
     """ComplexInferMeta: the broadcast dims of x and y, complex of x's type."""
@@ -604,8 +614,8 @@ def complex_infer_meta(x, y, out) -> None:
     out.set_dtype(COMPLEX_OF.get(x.dtype, x.dtype))
     out.set_layout(x.layout)
 
-# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
+# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
 def atan2_infer_meta(x, y, out) -> None:
     """Atan2InferMeta: x and y of the same rank and dims; integers give float64."""
@@ -698,6 +708,8 @@ def dist_infer_meta(x, y, p: float, out) -> None:
     out.set_layout(x.layout)
 
 
+# -- comparisons, scans, counting ---------------------------------------------------------------
+
 def _same_dims(op: str, x, y) -> None:
     if len(x.dims) != len(y.dims):
         raise bad_argument(
@@ -763,8 +775,8 @@ def bincount_infer_meta(x, weights, minlength, out) -> None:
     out.set_dtype(weights.dtype if weights is not None else DataType.INT64)
     out.set_layout(x.layout)
 
-# -- linear algebra ----------------------------------------------------------------------------
 
+# -- linear algebra ----------------------------------------------------------------------------
 
 def solve_infer_meta(x, y, out) -> None:
     """SolveInferMeta: batch dims broadcast; a vector Y gives a vector result."""
@@ -833,8 +845,10 @@ def lstsq_infer_meta(x, y, rcond, driver: str, solution, residuals, rank,
     set_meta(singular_values, (*b, UNKNOWN if UNKNOWN in (m, n) else min(m, n)), x.dtype,
          x.layout)
 
+
 # -- reductions, statistics, losses ------------------------------------------------------------
 
+# -- losses ----------------------------------------------------------------------------------------
 
 def bce_loss_infer_meta(input, label, out) -> None:
     """BCELossInferMeta: X and Label of one shape; Out as X."""
@@ -904,8 +918,8 @@ def margin_cross_entropy_infer_meta(logits, label, return_softmax: bool, ring_id
     softmax.share_meta(logits)
     set_meta(loss, (*logits.dims[:-1], 1), logits.dtype, logits.layout)
 
-# -- FFT and framing ---------------------------------------------------------------------------
 
+# -- FFT and framing ---------------------------------------------------------------------------
 
 def stft_infer_meta(x, window, n_fft: int, hop_length: int, normalized: bool, onesided: bool,
                     out) -> None:
@@ -922,8 +936,8 @@ def stft_infer_meta(x, window, n_fft: int, hop_length: int, normalized: bool, on
     out.set_dtype(complex_dtype(x.dtype))
     out.set_layout(x.layout)
 
-# -- sliding windows ---------------------------------------------------------------------------
 
+# -- sliding windows ---------------------------------------------------------------------------
 
 def conv3d_infer_meta(input, filter, strides, paddings, padding_algorithm: str, groups: int,
                       dilations, data_format: str, out, *,
@@ -960,8 +974,8 @@ def unpool_infer_meta(x, indices, ksize, strides, paddings, output_size, data_fo
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
-# -- vision ------------------------------------------------------------------------------------
 
+# -- vision ------------------------------------------------------------------------------------
 
 def grid_sample_infer_meta(x, grid, mode: str, padding_mode: str, align_corners: bool,
                            out) -> None:
@@ -980,8 +994,8 @@ def grid_sample_infer_meta(x, grid, mode: str, padding_mode: str, align_corners:
                               f"reflection, got '{padding_mode}'.")
     meta_like(x, out, (xd[0], xd[1], *gd[1:-1]))
 
-# -- random ------------------------------------------------------------------------------------
 
+# -- random ------------------------------------------------------------------------------------
 
 def dropout_nd_infer_meta(x, seed_tensor, p, is_test: bool, mode: str, seed: int,
                           fix_seed: bool, axis, out, mask=None) -> None:
@@ -993,8 +1007,8 @@ def dropout_nd_infer_meta(x, seed_tensor, p, is_test: bool, mode: str, seed: int
         set_meta(mask, tuple(d if i in axes else 1 for i, d in enumerate(x.dims)),
                  DataType.UINT8)
 
-# -- numerics checks, float status, schedules, random activations ------------------------------
 
+# -- numerics checks, float status, schedules, random activations ------------------------------
 
 def _one_element(op: str, slot: str, dims) -> None:
     dims = tuple(dims)
@@ -1022,8 +1036,8 @@ def pow2_decay_with_linear_warmup_infer_meta(lr, step, warmup_steps: int, total_
     lr_out.share_meta(lr)
     step_out.share_meta(step)
 
-# -- collective communication ------------------------------------------------------------------
 
+# -- collective communication ------------------------------------------------------------------
 
 def cembedding_infer_meta(weight, x, start_index: int, out) -> None:
     """CEmbeddingInferMeta: ids' dims + [the table's width], the table's dtype."""
@@ -1034,8 +1048,8 @@ def cembedding_infer_meta(weight, x, start_index: int, out) -> None:
     out.set_dtype(weight.dtype)
     out.set_layout(weight.layout)
 
-# -- sequences ---------------------------------------------------------------------------------
 
+# -- sequences ---------------------------------------------------------------------------------
 
 def sequence_mask_infer_meta(x, max_len_tensor, maxlen: int, out_dtype: int, y) -> None:
     """x's dims plus maxlen (-1 when a tensor or the data decides it), dtype out_dtype."""
@@ -1052,8 +1066,8 @@ def shuffle_batch_infer_meta(x, seed, startup_seed: int, out, shuffle_idx, seed_
     set_meta(shuffle_idx, (-1,), DataType.INT64)
     set_meta(seed_out, (1,), DataType.INT64)
 
-# -- detection ---------------------------------------------------------------------------------
 
+# -- detection ---------------------------------------------------------------------------------
 
 def matrix_nms_infer_meta(bboxes, scores, score_threshold, nms_top_k, keep_top_k,
                           post_threshold, use_gaussian, gaussian_sigma, background_label,

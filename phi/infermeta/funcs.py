@@ -136,8 +136,10 @@ def share_lod_if_same_dim0(out, x) -> None:
     if out.dims and x.dims and out.dims[0] == x.dims[0]:
         out.share_lod(x)
 
+
 # -- reshape, reduce, split, squeeze, slice ----------------------------------------------------
 
+# -- reshape -----------------------------------------------------------------------------------
 
 def reshape_out_dims(x_dims, shape) -> tuple[int, ...]:
     """Paddle's ValidateShape: 0 copies x's dim at that index, one -1 is inferred.
@@ -198,6 +200,8 @@ def reshape_out_dims(x_dims, shape) -> tuple[int, ...]:
     return tuple(out)
 
 
+# -- reductions --------------------------------------------------------------------------------
+
 def reduce_axes(x_dims, axis, reduce_all: bool = False) -> tuple[int, ...]:
     """The reduced axes, normalized, unique and sorted; every axis when reducing all.
 
@@ -241,6 +245,8 @@ def sum_out_dtype(x_dtype: DataType, dtype: DataType) -> DataType:
         return DataType.INT64
     return x_dtype
 
+
+# -- split -------------------------------------------------------------------------------------
 
 def split_axis(x_dims, axis) -> int:
     """GetSplitAxisValue: an int axis in [-rank, rank), returned normalized."""
@@ -300,6 +306,8 @@ def split_sections(x_dims, sections, axis: int) -> list[int]:
     return secs
 
 
+# -- transpose ---------------------------------------------------------------------------------
+
 def normalize_perm(rank: int, perm) -> tuple[int, ...]:
     """Check that ``perm`` is a permutation of range(rank) (negatives allowed); normalize it."""
     perm = tuple(int(p) for p in perm)
@@ -326,6 +334,8 @@ def normalize_perm(rank: int, perm) -> tuple[int, ...]:
         out.append(q)
     return tuple(out)
 
+
+# -- squeeze / unsqueeze / unstack ---------------------------------------------------------------
 
 def squeeze_out_dims(x_dims, axes) -> tuple[int, ...]:
     """GetOutputSqueezeShape: no axes squeezes every 1; listed axes are squeezed when their size
@@ -365,6 +375,8 @@ def unsqueeze_out_dims(x_dims, axes) -> tuple[int, ...]:
     it = iter(dims)
     return tuple(s if s == 1 else next(it) for s in shape)
 
+
+# -- slice / strided_slice ---------------------------------------------------------------------
 
 def slice_axis(axis: int, rank: int, op: str) -> int:
     if not -rank <= axis < rank:
@@ -437,8 +449,8 @@ def decreased_dims(out_dims, decrease_axis, runtime: bool) -> tuple[int, ...]:
         drop.add(a)
     return tuple(d for i, d in enumerate(out_dims) if i not in drop)
 
-# -- concat and stack --------------------------------------------------------------------------
 
+# -- concat and stack --------------------------------------------------------------------------
 
 def concat_axis(rank: int, axis) -> int:
     """The concat axis in [-rank, rank), normalized."""
@@ -455,8 +467,8 @@ def concat_axis(rank: int, axis) -> int:
         )
     return value + rank if value < 0 else value
 
-# -- convolution, pooling, normalization -------------------------------------------------------
 
+# -- convolution, pooling, normalization -------------------------------------------------------
 
 def _cdiv(a: int, b: int) -> int:
     """C++ integer division: the quotient truncated toward zero."""
@@ -573,6 +585,8 @@ def check_positive(values, what: str, op: str) -> None:
             )
 
 
+# -- conv ----------------------------------------------------------------------------------------
+
 def check_conv_groups(in_dims, f_dims, groups: int, data_format: str) -> None:
     """ConvInferMeta's checks of Attr(groups) against the input's and the filter's channels
     (also the conv kernels', which a direct call reaches without InferMeta)."""
@@ -595,6 +609,8 @@ def check_conv_groups(in_dims, f_dims, groups: int, data_format: str) -> None:
         )
 
 
+# -- batch_norm ----------------------------------------------------------------------------------
+
 _LAYOUTS = {"NCHW": False, "NHWC": True, "AnyLayout": False, "ANYLAYOUT": False,
             "NCDHW": False, "NDHWC": True}
 
@@ -609,6 +625,8 @@ def batch_norm_channels(x_dims, data_layout: str) -> tuple[int, bool]:
     channel_last = _LAYOUTS[data_layout]
     return (x_dims[-1] if channel_last else x_dims[1]), channel_last
 
+
+# -- flatten -------------------------------------------------------------------------------------
 
 def flatten_out_dims(x_dims, start_axis: int, stop_axis: int) -> tuple[int, ...]:
     """Dims of flatten: axes start..stop (inclusive, negative from the end) become one.
@@ -643,6 +661,8 @@ def flatten_out_dims(x_dims, start_axis: int, stop_axis: int) -> tuple[int, ...]
             outer *= d
     return (*x_dims[:start], outer, *x_dims[stop + 1:])
 
+
+# -- dropout, log_softmax ------------------------------------------------------------------------
 
 def dims_product(dims) -> int:
     n = 1
@@ -710,8 +730,8 @@ def conv_transpose_geometry(x_dims, filter_dims, strides, paddings, output_paddi
         out.append(size_i)
     return pads, dils, tuple(out)
 
-# -- broadcast ---------------------------------------------------------------------------------
 
+# -- broadcast ---------------------------------------------------------------------------------
 
 MAX_RANK = 8
 
@@ -777,8 +797,8 @@ def tile_out_dims(x_dims, repeat_times) -> tuple[int, ...]:
         out.append(d * r)
     return tuple(out)
 
-# -- manipulation and creation -----------------------------------------------------------------
 
+# -- manipulation and creation -----------------------------------------------------------------
 
 def norm_axis(axis: int, rank: int, op: str, what: str = "axis") -> int:
     """``axis`` in [-rank, rank) made non-negative, else InvalidArgument naming the op."""
@@ -793,6 +813,8 @@ def meta_like(x, out, dims) -> None:
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
+
+# -- broadcast_tensors / meshgrid / unbind -----------------------------------------------------
 
 def broadcast_tensors_out_dims(dims_list) -> tuple[int, ...]:
     """BroadcastTensorsInferMeta: the common broadcast dims, right-aligned (-1 when unknown)."""
@@ -817,6 +839,8 @@ def broadcast_tensors_out_dims(dims_list) -> tuple[int, ...]:
         out.append(target)
     return tuple(out)
 
+
+# -- crop --------------------------------------------------------------------------------------
 
 def crop_out_dims(x_dims, shape, offsets) -> tuple[int, ...]:
     """CropInferMeta / the kernel's ValidateShape: ``shape`` has one entry per dim; -1 (or any
@@ -845,6 +869,8 @@ def crop_out_dims(x_dims, shape, offsets) -> tuple[int, ...]:
     return tuple(out)
 
 
+# -- diag / diag_embed / diagonal / eye / fill_diagonal_tensor ---------------------------------
+
 def diag_len(rows: int, cols: int, offset: int) -> int:
     if UNKNOWN in (rows, cols):
         return UNKNOWN
@@ -866,6 +892,8 @@ def diagonal_out_dims(dims, offset: int, axis1: int, axis2: int) -> tuple[int, .
     return (*rest, diag_len(dims[a1], dims[a2], offset))
 
 
+# -- flip / reverse / roll / pad ---------------------------------------------------------------
+
 def flip_axes(rank: int, axis, op: str = "flip") -> tuple[int, ...]:
     """FlipInferMeta's checks (range; consecutive duplicates, std::unique's only) and the
     kernel's bitset: the set of normalized axes."""
@@ -880,6 +908,8 @@ def flip_axes(rank: int, axis, op: str = "flip") -> tuple[int, ...]:
                               f"but unique flip dims size={len(unique)}.")
     return tuple(sorted({a + rank if a < 0 else a for a in axis}))
 
+
+# -- logspace / is_empty / transfer_layout -----------------------------------------------------
 
 #: the axes of Paddle's GetAxis(from, to) (transfer_layout_kernel.cc)
 LAYOUT_AXES = {(DataLayout.NCHW, DataLayout.NHWC): (0, 2, 3, 1),
@@ -903,8 +933,8 @@ def transfer_layout_axes(x_layout, src_layout: int, dst_layout: int):
                               f"layout {dst_layout}.")
     return axes
 
-# -- indexing ----------------------------------------------------------------------------------
 
+# -- indexing ----------------------------------------------------------------------------------
 
 def checked_axis(axis: int, rank: int, op: str) -> int:
     if not -max(rank, 1) <= axis < max(rank, 1):
@@ -922,8 +952,8 @@ def check_graph_indices(src, dst, op: str) -> None:
             raise InvalidArgument(f"{op}: Input({name}) should be 1-D or [N, 1], but received "
                                   f"{fmt_dims(d)}.")
 
-# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
+# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
 def dims_match(a: int, b: int) -> bool:
     return a == b or UNKNOWN in (a, b)
@@ -948,8 +978,8 @@ def cross_axis(dims, dim: int) -> int:
         raise bad_argument("cross", f"dim {dim} of Input(X) {fmt_dims(dims)} must be 3.")
     return dim
 
-# -- linear algebra ----------------------------------------------------------------------------
 
+# -- linear algebra ----------------------------------------------------------------------------
 
 COMPLEX_OF = {DataType.FLOAT32: DataType.COMPLEX64, DataType.FLOAT64: DataType.COMPLEX128}
 
@@ -1067,8 +1097,8 @@ def multi_dot_out_dims(dims_list) -> tuple[int, ...]:
         out.append(mats[-1][1])
     return tuple(out)
 
-# -- reductions, statistics, losses ------------------------------------------------------------
 
+# -- reductions, statistics, losses ------------------------------------------------------------
 
 def attr_axis(axis: int, rank: int, op: str, name: str = "axis") -> int:
     lo = -rank if rank else -1
@@ -1086,6 +1116,8 @@ def check_same_dims(op: str, a: str, b: str, da, db) -> None:
         raise InvalidArgument(f"{op}: Input({a}) and Input({b}) must have the same shape, but "
                               f"received {fmt_dims(da)} and {fmt_dims(db)}.")
 
+
+# -- reductions and norms -------------------------------------------------------------------------
 
 def median_out_dims(x_dims, axis, keepdim: bool) -> tuple[int, ...]:
     """Out's dims of nanmedian: every axis reduced when ``axis`` is empty (all 1 with keepdim)."""
@@ -1113,8 +1145,8 @@ def check_kth(x_dims, k: int, axis: int) -> None:
         raise InvalidArgument(f"input of kthvalue must have >= {k} columns in axis of {a}, but "
                               f"received input_dims[axis]:{x_dims[a]} < k:{k}.")
 
-# -- FFT and framing ---------------------------------------------------------------------------
 
+# -- FFT and framing ---------------------------------------------------------------------------
 
 NORMS = ("backward", "ortho", "forward")
 
@@ -1176,8 +1208,8 @@ def overlap_add_out_dims(dims, hop_length: int, axis: int) -> tuple[int, ...]:
     seq = UNKNOWN if UNKNOWN in (fl, nf) else (nf - 1) * hop_length + fl
     return (*dims[:-2], seq) if axis == -1 else (seq, *dims[2:])
 
-# -- sliding windows ---------------------------------------------------------------------------
 
+# -- sliding windows ---------------------------------------------------------------------------
 
 def int_list(values) -> list[int]:
     return [int(v) for v in values]
@@ -1312,8 +1344,8 @@ def maxout_axis(x_dims, groups: int, axis: int) -> int:
             f"{fmt_dims(x_dims)}, the Attr(groups) is [{groups}], the Attr(axis) is [{axis}].")
     return axis
 
-# -- interpolation -----------------------------------------------------------------------------
 
+# -- interpolation -----------------------------------------------------------------------------
 
 _AXES = ("d", "h", "w")
 
@@ -1384,8 +1416,8 @@ def interp_out_hw(in_hw, out_h: int, out_w: int, scale, size_tensor=None, scale_
                                         scale_tensor, out_size)
     return h, w, sh, sw
 
-# -- vision ------------------------------------------------------------------------------------
 
+# -- vision ------------------------------------------------------------------------------------
 
 _MODES = ("constant", "reflect", "replicate", "circular")
 
@@ -1433,8 +1465,8 @@ def affine_grid_out_dims(theta_dims, output_shape) -> tuple[int, ...]:
                               f"output shape {list(shape)}, got {fmt_dims(theta)}.")
     return (theta[0], *shape[2:], rows)
 
-# -- optimizers --------------------------------------------------------------------------------
 
+# -- optimizers --------------------------------------------------------------------------------
 
 def outputs_like(n_args: int, pairs: dict[int, int], name: str):
     """An InferMeta whose output k shares the meta of argument pairs[k] (lists pairwise)."""
@@ -1456,8 +1488,8 @@ def outputs_like(n_args: int, pairs: dict[int, int], name: str):
     infer.__doc__ = "Outputs take the meta of the inputs they update."
     return infer
 
-# -- detection ---------------------------------------------------------------------------------
 
+# -- detection ---------------------------------------------------------------------------------
 
 def check_roi_inputs(op, x, boxes, pooled_height, pooled_width) -> None:
     if len(x.dims) != 4:

@@ -16,8 +16,8 @@ __all__ = [
     "self_dp_attention_infer_meta",
 ]
 
-# -- sequences ---------------------------------------------------------------------------------
 
+# -- sequences ---------------------------------------------------------------------------------
 
 def _need_rank(op: str, slot: str, meta, ranks: tuple[int, ...]) -> tuple:
     d = tuple(meta.dims)
@@ -76,8 +76,8 @@ def fusion_gru_infer_meta(x, h0, weight_x, weight_h, bias, activation: str,
         if h0 is not None:
             set_meta(reordered_h0, tuple(h0.dims), x.dtype)
 
-# -- fused and quantization ops ----------------------------------------------------------------
 
+# -- fused and quantization ops ----------------------------------------------------------------
 
 def fc_infer_meta(input, w, bias, in_num_col_dims: int, activation_type: str, use_mkldnn: bool,
                   padding_weights: bool, use_quantizer: bool, mkldnn_data_type: str,

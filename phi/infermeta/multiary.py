@@ -212,8 +212,10 @@ def rnn_infer_meta(x, pre_state: list, weight_list: list, sequence_length, dropo
     reserve.set_dims((0,))
     reserve.set_dtype(x.dtype)
 
+
 # -- convolution, pooling, normalization -------------------------------------------------------
 
+# -- batch_norm ----------------------------------------------------------------------------------
 
 def batch_norm_infer_meta(x, mean, variance, scale, bias, is_test: bool, momentum: float,
                           epsilon: float, data_layout: str, use_global_stats: bool,
@@ -283,8 +285,10 @@ def batch_norm_infer_infer_meta(x, mean, variance, scale, bias, momentum: float,
                           False, False, y, mean_out, variance_out, None, None, None,
                           config=config)
 
+
 # -- manipulation and creation -----------------------------------------------------------------
 
+# -- broadcast_tensors / meshgrid / unbind -----------------------------------------------------
 
 def broadcast_tensors_infer_meta(x: list, out: list) -> None:
     """BroadcastTensorsInferMeta: every output has the broadcast dims of all inputs."""
@@ -306,6 +310,8 @@ def meshgrid_infer_meta(x: list, out: list) -> None:
         meta_like(src, o, sizes)
 
 
+# -- logspace / is_empty / transfer_layout -----------------------------------------------------
+
 def logspace_infer_meta(start, stop, number, base, dtype: DataType, out) -> None:
     """LogspaceInferMeta: one-element inputs; [-1] of ``dtype`` (the kernel decides)."""
     for m, what in ((start, "Start"), (stop, "Stop"), (number, "Num"), (base, "Base")):
@@ -316,8 +322,8 @@ def logspace_infer_meta(start, stop, number, base, dtype: DataType, out) -> None
     out.set_dims((UNKNOWN,))
     out.set_dtype(dtype)
 
-# -- indexing ----------------------------------------------------------------------------------
 
+# -- indexing ----------------------------------------------------------------------------------
 
 def _broadcast(a, b, op: str) -> tuple[int, ...]:
     rank = max(len(a), len(b))
@@ -382,8 +388,8 @@ def weighted_sample_neighbors_infer_meta(row, col_ptr, edge_weight, x, eids, sam
     graph_sample_neighbors_infer_meta(row, col_ptr, x, eids, None, sample_size, return_eids,
                                       False, out, out_count, out_eids)
 
-# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
+# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
 def multiplex_infer_meta(ins, ids, out) -> None:
     """MultiplexInferMeta: candidates of equal dims; Ids [rows, 1]."""
@@ -404,15 +410,17 @@ def multiplex_infer_meta(ins, ids, out) -> None:
     out.set_dtype(ins[0].dtype)
     out.set_layout(ins[0].layout)
 
-# -- linear algebra ----------------------------------------------------------------------------
 
+# -- linear algebra ----------------------------------------------------------------------------
 
 def multi_dot_infer_meta(x: list, out) -> None:
     """MultiDotInferMeta."""
     set_meta(out, multi_dot_out_dims([m.dims for m in x]), x[0].dtype, x[0].layout)
 
+
 # -- reductions, statistics, losses ------------------------------------------------------------
 
+# -- losses ----------------------------------------------------------------------------------------
 
 def sigmoid_cross_entropy_with_logits_infer_meta(x, label, pos_weight, normalize: bool,
                                                  ignore_index: int, out) -> None:
@@ -423,6 +431,8 @@ def sigmoid_cross_entropy_with_logits_infer_meta(x, label, pos_weight, normalize
                         pos_weight.dims)
     out.share_meta(x)
 
+
+# -- metrics ---------------------------------------------------------------------------------------
 
 def auc_infer_meta(input, label, stat_pos, stat_neg, ins_tag_weight, curve: str,
                    num_thresholds: int, slide_steps: int, auc, stat_pos_out,
@@ -443,8 +453,8 @@ def auc_infer_meta(input, label, stat_pos, stat_neg, ins_tag_weight, curve: str,
     set_meta(stat_pos_out, stat_pos.dims, DataType.INT64)
     set_meta(stat_neg_out, stat_neg.dims, DataType.INT64)
 
-# -- RNN-T loss --------------------------------------------------------------------------------
 
+# -- RNN-T loss --------------------------------------------------------------------------------
 
 def warprnnt_infer_meta(input, label, input_lengths, label_lengths, blank: int,
                         fastemit_lambda: float, loss, warprnntgrad) -> None:
@@ -455,8 +465,8 @@ def warprnnt_infer_meta(input, label, input_lengths, label_lengths, blank: int,
     warprnntgrad.set_dtype(input.dtype)
     warprnntgrad.set_layout(input.layout)
 
-# -- interpolation -----------------------------------------------------------------------------
 
+# -- interpolation -----------------------------------------------------------------------------
 
 _METHODS = {1: ("linear",), 2: ("bilinear", "nearest", "bicubic"), 3: ("trilinear", "nearest")}
 
@@ -488,8 +498,8 @@ def interpolate_infer_meta(x, out_size, size_tensor, scale_tensor, data_layout: 
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
-# -- vision ------------------------------------------------------------------------------------
 
+# -- vision ------------------------------------------------------------------------------------
 
 def bilinear_infer_meta(x, y, weight, bias, out) -> None:
     """BilinearInferMeta: X [B, M], Y [B, N], Weight [S, M, N], Bias [1, S] -> [B, S]."""
@@ -510,8 +520,8 @@ def bilinear_infer_meta(x, y, weight, bias, out) -> None:
     meta_like(x, out, (xd[0], wd[0]))
     out.share_lod(x)
 
-# -- optimizers --------------------------------------------------------------------------------
 
+# -- optimizers --------------------------------------------------------------------------------
 
 # (number of inputs + attributes, {output index: argument index})
 sgd_infer_meta = outputs_like(5, {0: 0, 1: 3}, "sgd_infer_meta")
@@ -568,8 +578,8 @@ dgc_momentum_infer_meta = outputs_like(14, {0: 0, 1: 2, 2: 4, 3: 1}, "dgc_moment
 merged_adam_infer_meta = outputs_like(13, {0: 0, 1: 3, 2: 4, 3: 5, 4: 6, 5: 7},
                                       "merged_adam_infer_meta")
 
-# -- numerics checks, float status, schedules, random activations ------------------------------
 
+# -- numerics checks, float status, schedules, random activations ------------------------------
 
 def float_status_infer_meta(*args) -> None:
     """The float-status ops' InferShape: a float32 [8] status tensor (the last argument)."""
@@ -577,8 +587,8 @@ def float_status_infer_meta(*args) -> None:
     out.set_dims((8,))
     out.set_dtype(DataType.FLOAT32)
 
-# -- buffers -----------------------------------------------------------------------------------
 
+# -- buffers -----------------------------------------------------------------------------------
 
 def coalesce_tensor_infer_meta(input: list, dtype, copy_data: bool, set_constant: bool,
                                persist_output: bool, constant: float, use_align: bool,
@@ -638,8 +648,8 @@ def share_buffer_infer_meta(x: list, share_dims_and_dtype, out: list, xout: list
         if xo is not None:
             xo.share_meta(src)
 
-# -- sequences ---------------------------------------------------------------------------------
 
+# -- sequences ---------------------------------------------------------------------------------
 
 def edit_distance_infer_meta(hyps, refs, hypslength, refslength, normalized: bool,
                              sequencenum, out) -> None:
@@ -709,8 +719,8 @@ def hsigmoid_loss_infer_meta(x, label, w, bias, path, code, num_classes: int, is
     if w_out is not None:
         w_out.share_meta(w)
 
-# -- detection ---------------------------------------------------------------------------------
 
+# -- detection ---------------------------------------------------------------------------------
 
 def psroi_pool_infer_meta(x, boxes, boxes_num, pooled_height, pooled_width, output_channels,
                           spatial_scale, out) -> None:
@@ -764,8 +774,8 @@ def yolo_loss_infer_meta(x, gt_box, gt_label, gt_score, anchors, anchor_mask, cl
     set_meta(objectness_mask, (n, mask_num, x.dims[2], x.dims[3]), x.dtype)
     set_meta(gt_match_mask, (n, b), DataType.INT32)
 
-# -- deformable convolution --------------------------------------------------------------------
 
+# -- deformable convolution --------------------------------------------------------------------
 
 def deformable_conv_infer_meta(x, offset, filter, mask, strides, paddings, dilations,
                                deformable_groups, groups, im2col_step, out) -> None:
@@ -788,8 +798,8 @@ def deformable_conv_infer_meta(x, offset, filter, mask, strides, paddings, dilat
     set_meta(out, (n, m, size(h, kh, strides[0], paddings[0], dilations[0]),
                    size(w, kw, strides[1], paddings[1], dilations[1])), x.dtype)
 
-# -- fused and quantization ops ----------------------------------------------------------------
 
+# -- fused and quantization ops ----------------------------------------------------------------
 
 def dequantize_linear_infer_meta(x, scale, zero_point, in_accum, in_state, quant_axis: int,
                                  bit_length: int, round_type: int, is_test: bool,

@@ -50,8 +50,10 @@ def assign_value_infer_meta(shape, dtype, out) -> None:
     out.set_dims(tuple(shape))
     out.set_dtype(dtype)
 
+
 # -- manipulation and creation -----------------------------------------------------------------
 
+# -- diag / diag_embed / diagonal / eye / fill_diagonal_tensor ---------------------------------
 
 def eye_infer_meta(num_rows, num_columns, dtype: DataType, out, *,
                    config: MetaConfig | None = None) -> None:
@@ -71,11 +73,15 @@ def eye_infer_meta(num_rows, num_columns, dtype: DataType, out, *,
     out.set_dtype(dtype)
 
 
+# -- creation like an input --------------------------------------------------------------------
+
 def full_int_array_infer_meta(value, dtype: DataType, out) -> None:
     """CreateVecShapeInferMeta-like: [len(value)] of ``dtype``."""
     out.set_dims((len(value),))
     out.set_dtype(dtype)
 
+
+# -- tril / triu indices -----------------------------------------------------------------------
 
 def tril_indices_count(rows: int, cols: int, offset: int) -> int:
     """The number of (r, c) with 0 <= r < rows, 0 <= c < cols, c - r <= offset."""
@@ -99,8 +105,8 @@ def triu_indices_infer_meta(row: int, col: int, offset: int, dtype: DataType, ou
     out.set_dims((2, row * col - tril_indices_count(row, col, offset - 1)))
     out.set_dtype(dtype)
 
-# -- random ------------------------------------------------------------------------------------
 
+# -- random ------------------------------------------------------------------------------------
 
 def uniform_random_infer_meta(shape, dtype: DataType, out) -> None:
     """UniformRandomInferMeta: dims from ``shape``, the given dtype."""

@@ -32,8 +32,8 @@ __all__ = [
     "viterbi_decode_infer_meta",
 ]
 
-# -- creation ----------------------------------------------------------------------------------
 
+# -- creation ----------------------------------------------------------------------------------
 
 def _check_one(meta, what: str, op: str) -> None:
     n = 1
@@ -59,8 +59,10 @@ def linspace_infer_meta(start, stop, number, dtype, out) -> None:
     out.set_dims((UNKNOWN,))
     out.set_dtype(dtype)
 
+
 # -- convolution, pooling, normalization -------------------------------------------------------
 
+# -- dropout, log_softmax ------------------------------------------------------------------------
 
 def layer_norm_infer_meta(x, scale, bias, epsilon: float, begin_norm_axis: int, out, mean,
                           variance) -> None:
@@ -135,8 +137,8 @@ def group_norm_infer_meta(x, scale, bias, epsilon: float, groups: int, data_layo
         m.set_dtype(x.dtype)
         m.set_layout(x.layout)
 
-# -- indexing ----------------------------------------------------------------------------------
 
+# -- indexing ----------------------------------------------------------------------------------
 
 def put_along_axis_infer_meta(x, index, value, axis: int, reduce: str, include_self: bool,
                               out) -> None:
@@ -196,8 +198,8 @@ def send_urecv_infer_meta(x, src_index, dst_index, reduce_op: str, out_size, out
     set_meta(out, (UNKNOWN, *dims[1:]), x.dtype, x.layout)
     set_meta(dst_count, (UNKNOWN,), DataType.INT32, x.layout)
 
-# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
+# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
 def addmm_infer_meta(input, x, y, beta, alpha, out) -> None:
     """AddmmInferMeta: x [m, k] @ y [k, n] -> [m, n]; input 1-D or 2-D, broadcast to it."""
@@ -222,8 +224,10 @@ def lerp_infer_meta(x, y, weight, out) -> None:
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
+
 # -- reductions, statistics, losses ------------------------------------------------------------
 
+# -- reductions and norms -------------------------------------------------------------------------
 
 def spectral_norm_infer_meta(weight, u, v, dim: int, power_iters: int, eps: float,
                              out) -> None:
@@ -252,6 +256,8 @@ def spectral_norm_infer_meta(weight, u, v, dim: int, power_iters: int, eps: floa
     out.share_meta(weight)
 
 
+# -- losses ----------------------------------------------------------------------------------------
+
 def nll_loss_raw_infer_meta(input, label, weight, ignore_index: int, reduction: str, out,
                             total_weight) -> None:
     """NllLossRawInferMeta: X [N, C] with Label [N], or X [N, C, H, W] with Label [N, H, W];
@@ -276,6 +282,8 @@ def nll_loss_raw_infer_meta(input, label, weight, ignore_index: int, reduction: 
     set_meta(total_weight, (), input.dtype, input.layout)
 
 
+# -- metrics ---------------------------------------------------------------------------------------
+
 def accuracy_infer_meta(out, indices, label, accuracy, correct, total) -> None:
     """AccuracyInferMeta: Indices [N, k] and Label [N, 1]; Accuracy float32, Correct and Total
     int32, all 0-D."""
@@ -296,8 +304,8 @@ def accuracy_infer_meta(out, indices, label, accuracy, correct, total) -> None:
     set_meta(correct, (), DataType.INT32)
     set_meta(total, (), DataType.INT32)
 
-# -- vision ------------------------------------------------------------------------------------
 
+# -- vision ------------------------------------------------------------------------------------
 
 def affine_channel_infer_meta(x, scale, bias, data_layout: str, out) -> None:
     """AffineChannelInferMeta: Scale and Bias are [C] (C: dim 1 for NCHW, else the last)."""
@@ -312,8 +320,8 @@ def affine_channel_infer_meta(x, scale, bias, data_layout: str, out) -> None:
                                   f"of X {fmt_dims(dims)}), got {fmt_dims(m.dims)}.")
     meta_like(x, out, dims)
 
-# -- detection ---------------------------------------------------------------------------------
 
+# -- detection ---------------------------------------------------------------------------------
 
 def roi_align_infer_meta(x, boxes, boxes_num, pooled_height, pooled_width, spatial_scale,
                          sampling_ratio, aligned, out) -> None:
@@ -362,8 +370,8 @@ def box_coder_infer_meta(prior_box, prior_box_var, target_box, code_type, box_no
         dims = tuple(target_box.dims)
     set_meta(output_box, dims, target_box.dtype)
 
-# -- fused and quantization ops ----------------------------------------------------------------
 
+# -- fused and quantization ops ----------------------------------------------------------------
 
 def viterbi_decode_infer_meta(input, transition, length, include_bos_eos_tag: bool, scores,
                               path) -> None:

@@ -112,6 +112,8 @@ __all__ = [
 ]
 
 
+# -- element-wise, same shape ----------------------------------------------------------------
+
 def unchanged_infer_meta(x, out) -> None:
     """UnchangedInferMeta: the output has the input's dims, dtype and layout."""
     out.share_meta(x)
@@ -159,6 +161,8 @@ def increment_infer_meta(x, value: float, out) -> None:
     out.share_meta(x)
 
 
+# -- reshape -----------------------------------------------------------------------------------
+
 def reshape_infer_meta(x, shape, out, *, config: MetaConfig | None = None) -> None:
     """ReshapeInferMeta: see :func:`reshape_out_dims`; an empty shape gives a 0-D tensor."""
     data = int_array_data(shape)
@@ -172,6 +176,8 @@ def reshape_infer_meta(x, shape, out, *, config: MetaConfig | None = None) -> No
     # X's in every case (ResetLoD): the output always keeps X's sequences
     out.share_lod(x)
 
+
+# -- reductions --------------------------------------------------------------------------------
 
 def _reduce_dims(x, axis, keep_dim: bool, reduce_all: bool, config) -> tuple[int, ...]:
     rank = len(x.dims)
@@ -204,6 +210,8 @@ def sum_infer_meta(x, axis, dtype: DataType, keepdim: bool, out, *,
     out.set_layout(x.layout)
 
 
+# -- softmax -----------------------------------------------------------------------------------
+
 def softmax_infer_meta(x, axis: int, out) -> None:
     """SoftmaxInferMeta: axis in [-R, R) for rank R > 0, in [-1, 0] for a 0-D input."""
     rank = len(x.dims)
@@ -218,6 +226,8 @@ def softmax_infer_meta(x, axis: int, out) -> None:
         )
     out.share_meta(x)
 
+
+# -- split -------------------------------------------------------------------------------------
 
 def split_infer_meta(x, sections, axis, out: list, *, config: MetaConfig | None = None) -> None:
     """SplitInferMeta: one output per section, x's dims with the section size on ``axis``."""
@@ -248,6 +258,8 @@ def _split_share_lod(x, axis, out: list, config) -> None:
         for meta in out:
             meta.share_lod(x)
 
+
+# -- transpose ---------------------------------------------------------------------------------
 
 def transpose_infer_meta(x, perm, out) -> None:
     """TransposeInferMeta: out.dims[i] = x.dims[perm[i]]."""
@@ -322,6 +334,8 @@ def reduce_bool_infer_meta_base(x, axis, keep_dim: bool, reduce_all: bool, out, 
     reduce_infer_meta_base(x, axis, keep_dim, reduce_all, out, config=config)
     out.set_dtype(DataType.BOOL)
 
+
+# -- search and scan ----------------------------------------------------------------------------
 
 def _check_axis(axis: int, rank: int, op: str) -> int:
     """``axis`` in [-rank, rank) (a 0-D tensor takes 0 or -1), normalized."""
@@ -401,6 +415,8 @@ def cum_scalar_axis_infer_meta(x, axis, flatten: bool, exclusive: bool, reverse:
         _check_axis(int(scalar_value(axis)), len(x.dims), "cumsum")
 
 
+# -- squeeze / unsqueeze / unstack ---------------------------------------------------------------
+
 def _xshape(x, xshape) -> None:
     xshape.set_dims((0, *tuple(x.dims)))
     xshape.set_dtype(x.dtype)
@@ -464,6 +480,8 @@ def unstack_infer_meta(x, axis: int, num: int, outs: list) -> None:
         o.set_layout(x.layout)
 
 
+# -- slice / strided_slice ---------------------------------------------------------------------
+
 def _sliced_dims(dims, bounds, axes, infer_flags, config) -> list[int]:
     runtime = config is None or config.is_runtime
     out = list(dims)
@@ -519,6 +537,8 @@ def strided_slice_infer_meta(x, axes, starts, ends, strides, out, *,
     """StridedSliceInferMeta: strided_slice_raw without infer_flags and decrease_axis."""
     strided_slice_raw_infer_meta(x, axes, starts, ends, strides, [], [], out, config=config)
 
+
+# -- isnan / p_norm / tril_triu --------------------------------------------------------------
 
 def isfinite_infer_meta(x, out) -> None:
     """IsfiniteInferMeta (isnan, isinf, isfinite): x's dims, bool; no LoD (Paddle sets dims and
@@ -586,8 +606,10 @@ def unique_infer_meta(x, return_index: bool, return_inverse: bool, return_counts
     unique_raw_infer_meta(x, return_index, return_inverse, return_counts, axis, dtype, True,
                           out, indices, index, counts)
 
+
 # -- convolution, pooling, normalization -------------------------------------------------------
 
+# -- pool ----------------------------------------------------------------------------------------
 
 def pool2d_infer_meta(x, kernel_size, strides, paddings, ceil_mode: bool, exclusive: bool,
                       data_format: str, pooling_type: str, global_pooling: bool,
@@ -664,6 +686,8 @@ def pool2d_infer_meta(x, kernel_size, strides, paddings, ceil_mode: bool, exclus
     out.share_lod(x)
 
 
+# -- flatten -------------------------------------------------------------------------------------
+
 def flatten_infer_meta(x, start_axis: int, stop_axis: int, out) -> None:
     """FlattenInferMeta: see :func:`flatten_out_dims`; x's dtype and layout."""
     out.set_dims(flatten_out_dims(x.dims, start_axis, stop_axis))
@@ -680,6 +704,8 @@ def flatten_with_xshape_infer_meta(x, start_axis: int, stop_axis: int, out, xsha
     xshape.set_layout(x.layout)
 
 
+# -- dropout, log_softmax ------------------------------------------------------------------------
+
 def unchanged_infer_meta_check_axis(x, axis: int, out) -> None:
     """UnchangedInferMetaCheckAxis (log_softmax): axis in [-R, R), or [-1, 0] for 0-D."""
     rank = len(x.dims)
@@ -695,8 +721,8 @@ def unchanged_infer_meta_check_axis(x, axis: int, out) -> None:
         )
     out.share_meta(x)
 
-# -- broadcast ---------------------------------------------------------------------------------
 
+# -- broadcast ---------------------------------------------------------------------------------
 
 def expand_infer_meta(x, shape, out, *, config: MetaConfig | None = None) -> None:
     """ExpandInferMeta: :func:`expand_out_dims` (unknown dims when a tensor gives the shape at
@@ -749,8 +775,10 @@ def one_hot_raw_infer_meta(x, depth, dtype: DataType, allow_out_of_range: bool, 
     out.set_layout(x.layout)
     out.share_lod(x)
 
+
 # -- manipulation and creation -----------------------------------------------------------------
 
+# -- broadcast_tensors / meshgrid / unbind -----------------------------------------------------
 
 def unbind_infer_meta(x, axis: int, outs: list) -> None:
     """UnbindInferMeta: x's dims without ``axis``, one output per slice."""
@@ -759,6 +787,8 @@ def unbind_infer_meta(x, axis: int, outs: list) -> None:
     for o in outs:
         meta_like(x, o, dims[:a] + dims[a + 1:])
 
+
+# -- crop --------------------------------------------------------------------------------------
 
 def crop_infer_meta(x, shape, offsets, out, *, config: MetaConfig | None = None) -> None:
     """CropInferMeta: :func:`crop_out_dims` (all unknown while a tensor gives the shape)."""
@@ -772,6 +802,8 @@ def crop_infer_meta(x, shape, offsets, out, *, config: MetaConfig | None = None)
     meta_like(x, out, dims)
     out.share_lod(x)  # whatever the new dim 0 (Paddle-made case lodmeta_crop_tensor_dim0)
 
+
+# -- diag / diag_embed / diagonal / eye / fill_diagonal_tensor ---------------------------------
 
 def diag_infer_meta(x, offset: int, padding_value: float, out) -> None:
     """DiagInferMeta: a 0-D / 1-D x gives a square matrix of side n + |offset|; a matrix gives
@@ -815,6 +847,8 @@ def diagonal_infer_meta(input, offset: int, axis1: int, axis2: int, out) -> None
     meta_like(input, out, diagonal_out_dims(tuple(input.dims), offset, axis1, axis2))
 
 
+# -- creation like an input --------------------------------------------------------------------
+
 def full_batch_size_like_infer_meta(input, shape, value, dtype: DataType, input_dim_idx: int,
                                     output_dim_idx: int, out) -> None:
     """FullBatchSizeLikeInferMeta (BatchSizeLikeInferShape): ``shape`` with
@@ -838,6 +872,8 @@ def full_batch_size_like_infer_meta(input, shape, value, dtype: DataType, input_
     out.set_dtype(dtype)
     out.set_layout(input.layout)
 
+
+# -- flip / reverse / roll / pad ---------------------------------------------------------------
 
 def flip_infer_meta(x, axis, out) -> None:
     """FlipInferMeta: x's meta, axes checked."""
@@ -886,6 +922,8 @@ def pad_infer_meta(x, paddings, pad_value, out) -> None:
                        for i, d in enumerate(dims)])
     share_lod_if_same_dim0(out, x)
 
+
+# -- stride views (Paddle registers their kernels for the STRIDED layout only) ----------------
 
 def strided_unchanged_infer_meta(x, out) -> None:
     """x's meta."""
@@ -937,6 +975,8 @@ def view_dtype_infer_meta(input, dtype: DataType, out) -> None:
     out.set_dtype(dtype)
     out.set_layout(input.layout)
 
+
+# -- vision-like shuffles ----------------------------------------------------------------------
 
 def _nchw(x, data_format: str, op: str) -> tuple[int, ...]:
     dims = tuple(x.dims)
@@ -993,6 +1033,8 @@ def temporal_shift_infer_meta(x, seg_num: int, shift_ratio: float, data_format: 
     out.share_meta(x)
 
 
+# -- logspace / is_empty / transfer_layout -----------------------------------------------------
+
 def is_empty_infer_meta(x, out) -> None:
     """IsEmptyInferMeta: a 0-D bool."""
     out.set_dims(())
@@ -1011,8 +1053,8 @@ def transfer_layout_infer_meta(x, src_layout: int, dst_layout: int, out) -> None
     if dst_layout in (int(DataLayout.NHWC), int(DataLayout.NCHW)):
         out.set_layout(DataLayout(dst_layout))
 
-# -- indexing ----------------------------------------------------------------------------------
 
+# -- indexing ----------------------------------------------------------------------------------
 
 def repeat_interleave_infer_meta(x, repeats: int, dim: int, out) -> None:
     """RepeatInterleaveInferMeta: x's dims with ``dim``'s size times ``repeats``."""
@@ -1068,8 +1110,8 @@ def unique_consecutive_infer_meta(x, return_inverse: bool, return_counts: bool, 
     set_meta(index, inverse, dtype, x.layout)
     set_meta(counts, (UNKNOWN,), dtype, x.layout)
 
-# -- complex numbers ---------------------------------------------------------------------------
 
+# -- complex numbers ---------------------------------------------------------------------------
 
 def real_and_imag_infer_meta(x, out) -> None:
     """RealAndImagInferMeta: x's dims and layout; a complex x gives its real type (a real x
@@ -1098,8 +1140,8 @@ def as_real_infer_meta(x, out) -> None:
     out.set_dtype(_REAL.get(x.dtype, x.dtype))
     out.set_layout(x.layout)
 
-# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
+# -- linear algebra, comparisons, cumulative ops, histograms -----------------------------------
 
 def trace_infer_meta(x, offset: int, axis1: int, axis2: int, out) -> None:
     """TraceInferMeta: x of rank >= 2 without axis1 and axis2 (distinct after wrapping)."""
@@ -1119,6 +1161,8 @@ def trace_infer_meta(x, offset: int, axis1: int, axis2: int, out) -> None:
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
+
+# -- comparisons, scans, counting ---------------------------------------------------------------
 
 def _check_cum_axis(op: str, axis: int, rank: int) -> None:
     lo, hi = (-1, 1) if rank == 0 else (-rank, rank)
@@ -1170,8 +1214,8 @@ def histogram_infer_meta(x, bins: int, min: int, max: int, out) -> None:
     out.set_dtype(DataType.INT64)
     out.set_layout(x.layout)
 
-# -- linear algebra ----------------------------------------------------------------------------
 
+# -- linear algebra ----------------------------------------------------------------------------
 
 _REAL = {DataType.COMPLEX64: DataType.FLOAT32, DataType.COMPLEX128: DataType.FLOAT64}
 
@@ -1289,8 +1333,10 @@ def einsum_infer_meta(x: list, equation: str, out, inner_cache: list | None = No
     for o, m in zip(inner_cache or (), x, strict=False):
         set_meta(o, m.dims, m.dtype, m.layout)
 
+
 # -- reductions, statistics, losses ------------------------------------------------------------
 
+# -- reductions and norms -------------------------------------------------------------------------
 
 def norm_infer_meta(x, axis: int, epsilon: float, is_test: bool, out, norm) -> None:
     """NormInferMeta: Out as x; Norm as x with ``axis`` of size 1."""
@@ -1346,6 +1392,8 @@ def kthvalue_infer_meta(x, k: int, axis: int, keepdim: bool, out, indices) -> No
     set_meta(indices, dims, DataType.INT64)
 
 
+# -- losses ----------------------------------------------------------------------------------------
+
 def identity_loss_infer_meta(x, reduction: int, out) -> None:
     """IdentityLossInferMeta: 0 (sum) and 1 (mean) give 0-D, 2 (none) x's dims."""
     if reduction not in (0, 1, 2):
@@ -1353,8 +1401,8 @@ def identity_loss_infer_meta(x, reduction: int, out) -> None:
                               f"2 (none), but received {reduction}.")
     set_meta(out, x.dims if reduction == 2 else (), x.dtype, x.layout)
 
-# -- FFT and framing ---------------------------------------------------------------------------
 
+# -- FFT and framing ---------------------------------------------------------------------------
 
 def fft_c2c_infer_meta(x, axes, normalization: str, forward: bool, out) -> None:
     """FFTC2CInferMeta: same dims and dtype."""
@@ -1407,8 +1455,8 @@ def overlap_add_infer_meta(x, hop_length: int, axis: int, out) -> None:
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
-# -- sliding windows ---------------------------------------------------------------------------
 
+# -- sliding windows ---------------------------------------------------------------------------
 
 def max_pool_with_index_infer_meta(x, kernel_size, strides, paddings, global_pooling: bool,
                                    adaptive: bool, out, mask) -> None:
@@ -1475,8 +1523,8 @@ def max_out_infer_meta(x, groups: int, axis: int, out) -> None:
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
 
-# -- vision ------------------------------------------------------------------------------------
 
+# -- vision ------------------------------------------------------------------------------------
 
 def pixel_shuffle_infer_meta(x, upscale_factor: int, data_format: str, out) -> None:
     """PixelShuffleInferMeta: 4-D x whose channels divide by r*r; [N, C/r^2, H*r, W*r]."""
@@ -1543,8 +1591,8 @@ def add_position_encoding_infer_meta(x, alpha: float, beta: float, out) -> None:
                               f"a LoD [seq, dim]) with an even dim, got {fmt_dims(dims)}.")
     meta_like(x, out, dims)
 
-# -- random ------------------------------------------------------------------------------------
 
+# -- random ------------------------------------------------------------------------------------
 
 def multinomial_infer_meta(x, num_samples, replacement: bool, out, *,
                            config: MetaConfig | None = None) -> None:
@@ -1573,13 +1621,13 @@ def class_center_sample_infer_meta(label, num_classes: int, num_samples: int, ri
     set_meta(remapped_label, label.dims, label.dtype)
     set_meta(sampled_local_class_center, (-1,), label.dtype)
 
-# -- optimizers --------------------------------------------------------------------------------
 
+# -- optimizers --------------------------------------------------------------------------------
 
 clip_by_norm_infer_meta = outputs_like(2, {0: 0}, "clip_by_norm_infer_meta")
 
-# -- numerics checks, float status, schedules, random activations ------------------------------
 
+# -- numerics checks, float status, schedules, random activations ------------------------------
 
 def check_numerics_infer_meta(tensor, op_type: str, var_name: str, check_nan_inf_level: int,
                               stack_height_limit: int, output_dir: str, stats, values) -> None:
@@ -1616,8 +1664,8 @@ def gumbel_softmax_infer_meta(x, temperature: float, hard: bool, axis: int, out)
     """GumbelSoftmaxInferMeta: UnchangedInferMetaCheckAxis (axis in [-rank, rank))."""
     unchanged_infer_meta_check_axis(x, axis, out)
 
-# -- sequences ---------------------------------------------------------------------------------
 
+# -- sequences ---------------------------------------------------------------------------------
 
 def sequence_pool_infer_meta(x, is_test: bool, pooltype: str, pad_value: float, out,
                              max_index=None) -> None:
@@ -1627,8 +1675,8 @@ def sequence_pool_infer_meta(x, is_test: bool, pooltype: str, pad_value: float, 
     if max_index is not None:
         set_meta(max_index, dims, DataType.INT32)
 
-# -- detection ---------------------------------------------------------------------------------
 
+# -- detection ---------------------------------------------------------------------------------
 
 def nms_infer_meta(boxes, threshold, out) -> None:
     """[-1] int64 indices."""
@@ -1636,8 +1684,8 @@ def nms_infer_meta(boxes, threshold, out) -> None:
         raise InvalidArgument(f"nms: Boxes must be [N, 4], got dims {list(boxes.dims)}.")
     set_meta(out, (-1,), DataType.INT64)
 
-# -- fused and quantization ops ----------------------------------------------------------------
 
+# -- fused and quantization ops ----------------------------------------------------------------
 
 def weight_quantize_infer_meta(x, algo: str, arch: int, out, scale) -> None:
     """WeightQuantizeInferMeta: x [k, n] with k % 64 == 0 and n % 16 == 0 -> out int8 [n, k]
