@@ -14,6 +14,7 @@ from phi.infermeta.funcs import (
     attr_axis,
     bad_argument,
     batch_broadcast,
+    broadcast_dims,
     check_conv_groups,
     check_index_dtype,
     check_nms_inputs,
@@ -45,12 +46,12 @@ from phi.infermeta.funcs import (
 
 __all__ = [
     "all_value_compare_infer_meta", "atan2_infer_meta", "bce_loss_infer_meta",
-    "bincount_infer_meta", "bmm_infer_meta", "broadcast_dims", "cembedding_infer_meta",
-    "cholesky_solve_infer_meta", "compare_all_infer_meta", "compare_infer_meta",
-    "compare_raw_infer_meta", "complex_infer_meta", "conv3d_infer_meta", "conv_infer_meta",
-    "conv_transpose_infer_meta", "cross_entropy_with_softmax_infer_meta", "cross_infer_meta",
-    "depthwise_conv_infer_meta", "dist_infer_meta", "distribute_fpn_proposals_infer_meta",
-    "dot_infer_meta", "dropout_infer_meta", "dropout_nd_infer_meta", "elementwise_infer_meta",
+    "bincount_infer_meta", "bmm_infer_meta", "cembedding_infer_meta", "cholesky_solve_infer_meta",
+    "compare_all_infer_meta", "compare_infer_meta", "compare_raw_infer_meta", "complex_infer_meta",
+    "conv3d_infer_meta", "conv_infer_meta", "conv_transpose_infer_meta",
+    "cross_entropy_with_softmax_infer_meta", "cross_infer_meta", "depthwise_conv_infer_meta",
+    "dist_infer_meta", "distribute_fpn_proposals_infer_meta", "dot_infer_meta",
+    "dropout_infer_meta", "dropout_nd_infer_meta", "elementwise_infer_meta",
     "elementwise_raw_dims", "elementwise_raw_infer_meta", "embedding_infer_meta",
     "expand_as_infer_meta", "fill_diagonal_tensor_infer_meta", "gather_infer_meta",
     "gather_nd_infer_meta", "gather_tree_meta", "grid_sample_infer_meta", "huber_loss_infer_meta",
@@ -66,38 +67,6 @@ __all__ = [
     "take_along_axis_infer_meta", "triangular_solve_infer_meta", "unpool_infer_meta",
     "value_compare_infer_meta", "yolo_box_infer_meta",
 ]
-
-
-def broadcast_dims(x_dims, y_dims) -> tuple[int, ...]:
-    """Paddle's GetBroadcastDimsArrays with axis -1 (trailing alignment, as numpy).
-
-    Per aligned pair (a, b): equal sizes, or a size 1, or an unknown -1 are compatible; the
-    output is the larger size when one is > 1 (or both are 1), else 0 when one is 0, else -1
-    (unknown).  Size 0 broadcasts only against 1 or 0: this is Paddle's later rule
-    (common_shape.h checks ``d <= 1 && d != 0``); 2.6.2's check let 0 pass against any size.
-    """
-    x_dims = tuple(x_dims)
-    y_dims = tuple(y_dims)
-    if x_dims == y_dims:
-        return x_dims
-    rank = max(len(x_dims), len(y_dims))
-    xa = (1,) * (rank - len(x_dims)) + x_dims
-    ya = (1,) * (rank - len(y_dims)) + y_dims
-    out = []
-    for i, (a, b) in enumerate(zip(xa, ya, strict=False)):
-        if not (a == b or (a <= 1 and a != 0) or (b <= 1 and b != 0)):
-            raise InvalidArgument(
-                "Broadcast dimension mismatch. Operands could not be broadcast together with the "
-                f"shape of X = {fmt_dims(x_dims)} and the shape of Y = {fmt_dims(y_dims)}. "
-                f"Received [{a}] in X is not equal to [{b}] in Y at i:{i}."
-            )
-        if a > 1 or b > 1 or (a == 1 and b == 1):
-            out.append(max(a, b))
-        elif a == 0 or b == 0:
-            out.append(0)
-        else:
-            out.append(UNKNOWN)
-    return tuple(out)
 
 
 def elementwise_infer_meta(x, y, out) -> None:
@@ -700,8 +669,6 @@ def cross_infer_meta(x, y, axis: int, out) -> None:
 
 def dist_infer_meta(x, y, p: float, out) -> None:
     """DistInferMeta: a 0-D result; x and y must broadcast."""
-    from phi.infermeta.binary import broadcast_dims
-
     broadcast_dims(x.dims, y.dims)
     out.set_dims(())
     out.set_dtype(x.dtype)

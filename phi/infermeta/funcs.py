@@ -23,14 +23,14 @@ from phi.core.errors import InvalidArgument
 
 __all__ = [
     "COMPLEX_OF", "MetaConfig", "RUNTIME", "adaptive_bounds", "affine_grid_out_dims", "attr_axis",
-    "bad_argument", "batch_broadcast", "batch_norm_channels", "broadcast_tensors_out_dims",
-    "check_conv_groups", "check_graph_indices", "check_index_dtype", "check_kth",
-    "check_nms_inputs", "check_positive", "check_roi_inputs", "check_same_dims", "checked_axis",
-    "complex_dtype", "concat_axis", "conv_out_size", "conv_transpose_geometry", "crop_out_dims",
-    "cross_axis", "decided_by_kernel", "decreased_dims", "diag_len", "dims_match", "dims_product",
-    "expand_out_dims", "fft_axes", "flatten_out_dims", "flip_axes", "float_to_int32", "fmt_dims",
-    "fold_geometry", "frame_out_dims", "int_array_data", "int_list", "interp_channel_last",
-    "interp_out_hw", "interp_out_sizes", "inverse_dims", "is_channel_last",
+    "bad_argument", "batch_broadcast", "batch_norm_channels", "broadcast_dims",
+    "broadcast_tensors_out_dims", "check_conv_groups", "check_graph_indices", "check_index_dtype",
+    "check_kth", "check_nms_inputs", "check_positive", "check_roi_inputs", "check_same_dims",
+    "checked_axis", "complex_dtype", "concat_axis", "conv_out_size", "conv_transpose_geometry",
+    "crop_out_dims", "cross_axis", "decided_by_kernel", "decreased_dims", "diag_len", "dims_match",
+    "dims_product", "expand_out_dims", "fft_axes", "flatten_out_dims", "flip_axes",
+    "float_to_int32", "fmt_dims", "fold_geometry", "frame_out_dims", "int_array_data", "int_list",
+    "interp_channel_last", "interp_out_hw", "interp_out_sizes", "inverse_dims", "is_channel_last",
     "is_compile_time_tensor_attr", "matrix_dims", "max_pool_with_index_geometry", "maxout_axis",
     "median_out_dims", "meta_like", "multi_dot_out_dims", "norm_axis", "normalize_perm",
     "outputs_like", "overlap_add_out_dims", "pad3d_pairs", "pool_output_size", "prod",
@@ -448,6 +448,40 @@ def decreased_dims(out_dims, decrease_axis, runtime: bool) -> tuple[int, ...]:
             raise InvalidArgument(f"Decrease dim should be 1, but now received {out_dims[a]}")
         drop.add(a)
     return tuple(d for i, d in enumerate(out_dims) if i not in drop)
+
+
+# -- elementwise, matmul, compare, gather ------------------------------------------------------
+
+def broadcast_dims(x_dims, y_dims) -> tuple[int, ...]:
+    """Paddle's GetBroadcastDimsArrays with axis -1 (trailing alignment, as numpy).
+
+    Per aligned pair (a, b): equal sizes, or a size 1, or an unknown -1 are compatible; the
+    output is the larger size when one is > 1 (or both are 1), else 0 when one is 0, else -1
+    (unknown).  Size 0 broadcasts only against 1 or 0: this is Paddle's later rule
+    (common_shape.h checks ``d <= 1 && d != 0``); 2.6.2's check let 0 pass against any size.
+    """
+    x_dims = tuple(x_dims)
+    y_dims = tuple(y_dims)
+    if x_dims == y_dims:
+        return x_dims
+    rank = max(len(x_dims), len(y_dims))
+    xa = (1,) * (rank - len(x_dims)) + x_dims
+    ya = (1,) * (rank - len(y_dims)) + y_dims
+    out = []
+    for i, (a, b) in enumerate(zip(xa, ya, strict=False)):
+        if not (a == b or (a <= 1 and a != 0) or (b <= 1 and b != 0)):
+            raise InvalidArgument(
+                "Broadcast dimension mismatch. Operands could not be broadcast together with the "
+                f"shape of X = {fmt_dims(x_dims)} and the shape of Y = {fmt_dims(y_dims)}. "
+                f"Received [{a}] in X is not equal to [{b}] in Y at i:{i}."
+            )
+        if a > 1 or b > 1 or (a == 1 and b == 1):
+            out.append(max(a, b))
+        elif a == 0 or b == 0:
+            out.append(0)
+        else:
+            out.append(UNKNOWN)
+    return tuple(out)
 
 
 # -- concat and stack --------------------------------------------------------------------------

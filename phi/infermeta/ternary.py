@@ -10,6 +10,7 @@ from phi.core.errors import InvalidArgument
 from phi.infermeta.funcs import (
     UNKNOWN,
     bad_argument,
+    broadcast_dims,
     check_graph_indices,
     check_index_dtype,
     check_nms_inputs,
@@ -218,8 +219,6 @@ def addmm_infer_meta(input, x, y, beta, alpha, out) -> None:
 
 def lerp_infer_meta(x, y, weight, out) -> None:
     """LerpInferMeta: the broadcast of x, y and weight."""
-    from phi.infermeta.binary import broadcast_dims
-
     out.set_dims(broadcast_dims(broadcast_dims(x.dims, y.dims), weight.dims))
     out.set_dtype(x.dtype)
     out.set_layout(x.layout)
