@@ -115,6 +115,19 @@ def test_the_rule_by_example(name):
     assert im.module_of("stack_infer_meta", ("Tensor[]",)) == "multiary"
 
 
+def test_the_arity_modules_import_only_funcs_of_the_package():
+    """No arity module imports another (at module level or in a function): each depends on
+    funcs alone, so that importing one never pulls in the others."""
+    for module in set(im.modules()) - {"funcs"}:
+        tree = ast.parse((PACKAGE / f"{module}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and \
+                    node.module.startswith("phi.infermeta"):
+                assert node.module == "phi.infermeta.funcs", (module, node.lineno, node.module)
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith("phi.infermeta") for a in node.names), module
+
+
 def test_no_private_name_is_imported_from_an_infermeta_module():
     files = subprocess.run(["git", "ls-files", "*.py"], cwd=ROOT, capture_output=True,
                            text=True, check=True).stdout.split()
