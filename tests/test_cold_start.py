@@ -122,7 +122,7 @@ def test_importing_the_packages_loads_no_kernel_family():
         loaded = [m for m in phi.kernels.MODULES if f"phi.kernels.{m}" in sys.modules]
         fluid = [m for m in fk.LAYOUT.modules() if m in sys.modules]
         print(len(phi.kernels.MODULES), len(loaded), len(fluid))
-        print(" ".join(m for m in ("fluid_compat.backward", "argmap.check", "phi.infermeta.nms",
+        print(" ".join(m for m in ("fluid_compat.backward", "argmap.check", "phi.infermeta.fusion",
                                    "phi.kernels.spectral", "fluid_compat.tools.compare")
                        if m in sys.modules))
     """)
@@ -307,21 +307,31 @@ def test_infermeta_names_resolve_and_every_infer_meta_is_exported():
 
     for name in im.__all__:
         assert getattr(im, name) is not None
-    # these modules' helpers (dims rules) were never package names; every other module's
-    # __all__ was star-imported, so all of it is a package name
-    partly = {"_utils", "broadcast", "binary", "multiary", "nn", "interpolate", "vision",
-              "unary", "window"}
-    for module in im._EXPORTS:
+    # every public name of every module is a package name (the modules hold no names apart)
+    for module in im.modules():
         mod = importlib.import_module(f"phi.infermeta.{module}")
-        missing = [n for n in getattr(mod, "__all__", ())
-                   if (module not in partly or n.endswith("_infer_meta"))
-                   and n not in im._WHERE]
-        assert not missing, f"phi.infermeta.{module}: add {missing} to _EXPORTS"
+        missing = [n for n in mod.__all__ if n not in im.__all__]
+        assert not missing, f"phi.infermeta.{module}: {missing} are not package names"
+        unlisted = [n for n, v in vars(mod).items() if n.endswith("_infer_meta")
+                    and callable(v) and getattr(v, "__module__", None) == mod.__name__
+                    and n not in mod.__all__]
+        assert not unlisted, f"phi.infermeta.{module}: add {unlisted} to __all__"
     on_disk = {p.stem for p in (ROOT / "phi" / "infermeta").glob("*.py")} - {"__init__"}
-    assert on_disk == set(im._EXPORTS)
-    assert im.nn.__name__ == "phi.infermeta.nn"
+    assert on_disk == set(im.modules())
+    assert im.unary.__name__ == "phi.infermeta.unary"
     with pytest.raises(AttributeError):
         im.no_such_infer_meta  # noqa: B018
+
+
+def test_an_infermeta_name_loads_only_the_module_the_rule_names():
+    out = _python("""
+        import sys
+        import phi.api
+        fn, _ = phi.api.kernel_infer_meta("layer_norm")
+        print(fn.__module__, sorted(m for m in sys.modules if m.startswith("phi.infermeta.")))
+    """)
+    assert out.split() == ["phi.infermeta.ternary", "['phi.infermeta.funcs',",
+                           "'phi.infermeta.ternary']"]
 
 
 def test_lazy_grad_compat_answers_as_the_eager_table():

@@ -46,8 +46,10 @@ _WHAT = {
     "compat": "tables: argmap/op_compat.yaml and grad_compat.yaml as argmap.compat.parse_compat "
               "reads them (entries: [op, kernel, inputs, attrs, outputs, tensor attrs, line]), "
               "each with the checksum of its text; a table whose text differs is parsed again.",
-    "infer": "kernels: kernel -> [its phi.infermeta function, binding ([is tensor input, "
-             "index] per InferMeta parameter)], from ops.yaml and static_ops.yaml as "
+    "infer": "kernels: kernel -> its phi.infermeta function, then per InferMeta parameter "
+             "t<i> (the kernel's i-th tensor input), l<i> (the same, a list of tensors: with "
+             "the count, phi.infermeta.module_of names the function's module) or a<j> (its "
+             "j-th attribute), from ops.yaml and static_ops.yaml as "
              "phi.api.kernel_infer_table computes it; yaml_checksum: of those texts (an "
              "edited YAML is read instead of this table).",
 }

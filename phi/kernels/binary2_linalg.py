@@ -7,7 +7,7 @@ from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.binary2 import cross_axis
+from phi.infermeta.funcs import cross_axis
 from phi.kernels.funcs import as_array, half_op, quiet, to_half
 from phi.kernels.reduce import half_row_sums
 

@@ -10,7 +10,7 @@ from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.broadcast import expand_out_dims, tile_out_dims
+from phi.infermeta.funcs import expand_out_dims, tile_out_dims
 
 __all__ = ["expand", "expand_as", "numel", "one_hot_raw", "shape", "tile"]
 

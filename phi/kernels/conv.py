@@ -64,8 +64,12 @@ from phi.core.bound import binds
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import (check_conv_groups, conv_out_size, is_channel_last,
-                              resolve_conv_padding)
+from phi.infermeta.funcs import (
+    check_conv_groups,
+    conv_out_size,
+    is_channel_last,
+    resolve_conv_padding,
+)
 from phi.kernels import jit
 from phi.kernels.funcs import prod
 from phi.kernels.scratch import FLAG as _SCRATCH_FLAG

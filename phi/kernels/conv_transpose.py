@@ -18,7 +18,7 @@ import itertools
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import conv_transpose_geometry, transpose_channel_last
+from phi.infermeta.funcs import conv_transpose_geometry, transpose_channel_last
 from phi.kernels.funcs import prod
 
 __all__ = [

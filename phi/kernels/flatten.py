@@ -10,7 +10,7 @@ from __future__ import annotations
 from phi.common.backend import Backend
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import flatten_out_dims
+from phi.infermeta.funcs import flatten_out_dims
 
 __all__ = ["flatten", "flatten_infer"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.spectral import fft_axes
+from phi.infermeta.funcs import fft_axes
 from phi.kernels.grad_elementwise import reduce_to
 from phi.kernels.spectral import _CPLX, _SWAP, COMPLEX, REAL
 

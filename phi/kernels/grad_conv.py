@@ -21,7 +21,7 @@ from __future__ import annotations
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import conv_transpose_geometry, is_channel_last, transpose_channel_last
+from phi.infermeta.funcs import conv_transpose_geometry, is_channel_last, transpose_channel_last
 from phi.kernels.conv import _pad_nchw, _windows, conv_geometry
 from phi.kernels.conv_transpose import col2im
 from phi.kernels.funcs import prod

@@ -9,7 +9,7 @@ from __future__ import annotations
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.binary2 import cross_axis
+from phi.infermeta.funcs import cross_axis
 from phi.kernels.funcs import COMPLEX, as_array, half_op, prod, quiet
 from phi.kernels.grad_elementwise import reduce_to
 

@@ -31,7 +31,7 @@ from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import adaptive_bounds, is_channel_last, resolve_pool_padding
+from phi.infermeta.funcs import adaptive_bounds, is_channel_last, resolve_pool_padding
 from phi.kernels.funcs import quiet
 from phi.kernels.pooling import _divisor
 from phi.kernels.windows import overhang

@@ -16,7 +16,7 @@ from phi.common.int_array import IntArray
 from phi.common.scalar import Scalar
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.unary import reduce_axes
+from phi.infermeta.funcs import reduce_axes
 from phi.kernels.funcs import (
     COMPLEX,
     INTEGERS,

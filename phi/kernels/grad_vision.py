@@ -20,8 +20,7 @@ from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.interpolate import interp_channel_last, interp_out_sizes
-from phi.infermeta.window import maxout_axis, unfold_geometry
+from phi.infermeta.funcs import interp_channel_last, interp_out_sizes, maxout_axis, unfold_geometry
 from phi.kernels.conv_transpose import col2im
 from phi.kernels.funcs import cast_array, quiet
 from phi.kernels.interpolate import (

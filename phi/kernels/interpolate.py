@@ -18,7 +18,7 @@ from phi.common.backend import Backend
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.interpolate import interp_channel_last, interp_out_sizes
+from phi.infermeta.funcs import interp_channel_last, interp_out_sizes
 from phi.kernels.funcs import cast_array
 
 __all__ = ["bicubic_interp", "bilinear_interp", "interp_compute", "linear_interp",

@@ -5,7 +5,7 @@ numpy.linalg (LAPACK, as Paddle's CPU kernels).
 
 Batched inputs are [*, m, n]; batch dims of two operands broadcast.  Singular input where Paddle
 raises (inverse, solve, cholesky, matrix_power with n < 0) raises InvalidArgument.  Dims
-arithmetic is shared with InferMeta (phi/infermeta/linalg2.py).
+arithmetic is shared with InferMeta (phi/infermeta/funcs.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument, Unimplemented
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.linalg2 import (
+from phi.infermeta.funcs import (
     batch_broadcast,
     inverse_dims,
     multi_dot_out_dims,

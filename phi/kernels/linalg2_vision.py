@@ -13,8 +13,7 @@ from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta._utils import int_array_data
-from phi.infermeta.linalg2_vision import affine_grid_out_dims
+from phi.infermeta.funcs import affine_grid_out_dims, int_array_data
 
 __all__ = ["add_position_encoding_array", "affine_channel_array", "affine_grid", "bilinear",
            "grid_sample"]

@@ -5,7 +5,7 @@ triu_indices,unbind,tensor_unfold,as_strided,view_dtype,view_shape,transfer_layo
 channel_shuffle,pixel_unshuffle,temporal_shift,logspace,is_empty}_kernel*).
 
 Outputs are copies, never views of the inputs, as Paddle's dense kernels write new memory.  The
-dims arithmetic is shared with InferMeta (phi/infermeta/manip.py).
+dims arithmetic is shared with InferMeta (phi/infermeta/funcs.py).
 """
 
 from __future__ import annotations
@@ -22,18 +22,16 @@ from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import LoDTensor, Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.manip import (
+from phi.infermeta.funcs import (
     broadcast_tensors_out_dims,
     crop_out_dims,
-    diag_infer_meta,
     diagonal_out_dims,
     flip_axes,
-    full_batch_size_like_infer_meta,
     norm_axis,
-    pad_infer_meta,
+    reshape_out_dims,
     transfer_layout_axes,
 )
-from phi.infermeta.unary import reshape_out_dims
+from phi.infermeta.unary import diag_infer_meta, full_batch_size_like_infer_meta, pad_infer_meta
 from phi.kernels.creation import full_like
 from phi.kernels.funcs import ALL_DTYPES, cast_array, owned, scalar_as
 

@@ -17,8 +17,8 @@ from phi.common.scalar import Scalar
 from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.multiary import concat_axis
-from phi.infermeta.unary import (
+from phi.infermeta.funcs import (
+    concat_axis,
     normalize_perm,
     reshape_out_dims,
     split_axis,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import batch_norm_channels
+from phi.infermeta.funcs import batch_norm_channels
 from phi.kernels.funcs import owned, quiet
 
 __all__ = ["batch_norm", "batch_norm_infer", "global_stats_coefficients"]

@@ -36,7 +36,7 @@ import numpy as np
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import (
+from phi.infermeta.funcs import (
     adaptive_bounds,
     is_channel_last,
     pool_output_size,

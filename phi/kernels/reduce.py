@@ -12,7 +12,7 @@ from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.unary import reduce_axes, reduce_out_dims, sum_out_dtype
+from phi.infermeta.funcs import reduce_axes, reduce_out_dims, sum_out_dtype
 from phi.kernels.funcs import (
     INTEGERS,
     as_array,

@@ -9,7 +9,7 @@ from phi.common.int_array import IntArray
 from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.unary import decreased_dims, slice_bounds, strided_slice_bounds
+from phi.infermeta.funcs import decreased_dims, slice_bounds, strided_slice_bounds
 
 __all__ = ["slice_kernel", "strided_slice", "strided_slice_raw"]
 

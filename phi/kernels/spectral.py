@@ -13,7 +13,7 @@ import numpy as np
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.spectral import fft_axes, frame_out_dims, overlap_add_out_dims
+from phi.infermeta.funcs import fft_axes, frame_out_dims, overlap_add_out_dims
 
 __all__ = ["fft_c2c", "fft_c2r", "fft_r2c", "frame", "overlap_add", "stft"]
 

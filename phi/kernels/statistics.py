@@ -11,8 +11,7 @@ from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.reduce_ext import check_kth, median_out_dims
-from phi.infermeta.unary import reduce_axes
+from phi.infermeta.funcs import check_kth, median_out_dims, reduce_axes
 from phi.kernels import stl_sort
 from phi.kernels.funcs import (COMPLEX, INTEGERS, as_array, half_op, owned, prod, quiet, to_half,
                                trunc_divide)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.vision import pad3d_pairs
+from phi.infermeta.funcs import pad3d_pairs
 
 __all__ = ["pad3d", "pixel_shuffle"]
 

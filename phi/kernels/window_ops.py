@@ -15,8 +15,8 @@ from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.nn import adaptive_bounds
-from phi.infermeta.window import (
+from phi.infermeta.funcs import (
+    adaptive_bounds,
     fold_geometry,
     max_pool_with_index_geometry,
     maxout_axis,

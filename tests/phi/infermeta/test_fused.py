@@ -1,5 +1,6 @@
-"""InferMeta of the quantization / fused phi kernels (phi/infermeta/fused.py): output dims and
-dtypes, unknown (-1) dims at compile time, and the checks that raise."""
+"""InferMeta of the quantization / fused phi kernels (phi/infermeta/fusion.py, and by their
+arity unary.py, ternary.py, multiary.py): output dims and dtypes, unknown (-1) dims at compile
+time, and the checks that raise."""
 
 from __future__ import annotations
 

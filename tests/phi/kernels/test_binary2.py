@@ -14,7 +14,7 @@ from phi.common import DataType
 from phi.common.layout import DataLayout
 from phi.core.errors import InvalidArgument, PhiError
 from phi.core.tensor import MetaTensor
-from phi.infermeta import binary2 as im
+import phi.infermeta as im
 from tests.phi.kernels.conftest import assert_array
 
 F32, I64 = DataType.FLOAT32, DataType.INT64

@@ -12,7 +12,7 @@ from phi.common import CPUPlace, DataType
 from phi.common.layout import DataLayout
 from phi.core.errors import InvalidArgument, Unimplemented
 from phi.core.tensor import MetaTensor
-from phi.infermeta import linalg2 as im
+import phi.infermeta as im
 from phi.kernels import linalg2 as k
 
 CTX = get_context(CPUPlace())

@@ -16,7 +16,7 @@ from phi.common.layout import DataLayout
 from phi.core.errors import NotFound, PhiError
 from phi.core.tensor import MetaTensor
 from phi.infermeta import MetaConfig
-from phi.infermeta import manip as im
+import phi.infermeta as im
 from phi.kernels import manip
 from tests.phi.kernels.conftest import assert_array
 

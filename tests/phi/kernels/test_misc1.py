@@ -15,7 +15,7 @@ from phi import flags
 from phi.common import DataType
 from phi.core.errors import InvalidArgument, PreconditionNotMet
 from phi.core.tensor import MetaTensor
-from phi.infermeta import misc1 as im
+import phi.infermeta as im
 
 NAN, INF = math.nan, math.inf
 N = 40000

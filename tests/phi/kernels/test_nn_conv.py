@@ -13,7 +13,7 @@ from phi.common import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.tensor import MetaTensor
 from phi.infermeta import conv_infer_meta
-from phi.infermeta._utils import MetaConfig
+from phi.infermeta.funcs import MetaConfig
 from tests.phi.kernels.test_nn_support import (
     assert_case_output,
     corpus_cases,

@@ -16,7 +16,7 @@ from phi.infermeta import (
     flatten_infer_meta,
     unchanged_infer_meta_check_axis,
 )
-from phi.infermeta._utils import MetaConfig
+from phi.infermeta.funcs import MetaConfig
 from tests.phi.kernels.test_nn_support import (
     assert_case_output,
     corpus_cases,

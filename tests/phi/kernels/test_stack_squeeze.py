@@ -9,7 +9,7 @@ import pytest
 
 from fluid_compat.imperative import run_op_with_operator
 from phi.core.errors import PhiError
-from phi.infermeta.unary import squeeze_out_dims, unsqueeze_out_dims
+from phi.infermeta.funcs import squeeze_out_dims, unsqueeze_out_dims
 from tests.phi.kernels.conftest import assert_array
 
 

@@ -15,7 +15,7 @@ from phi.common import DataType
 from phi.common.layout import DataLayout
 from phi.core.errors import InvalidArgument
 from phi.core.tensor import MetaTensor
-from phi.infermeta import unary2 as im
+import phi.infermeta as im
 
 NAN, INF = math.nan, math.inf
 EULER_GAMMA = 0.5772156649015329

@@ -401,7 +401,7 @@ def test_unfold_any_geometry(h, w, kh, kw, sh, sw, dh, dw, pads):
     (5, 1.5, 7),
 ])
 def test_interp_out_size_is_a_float_product_truncated(in_size, scale, want):
-    from phi.infermeta.interpolate import float_to_int32, interp_out_sizes
+    from phi.infermeta.funcs import float_to_int32, interp_out_sizes
     if not want:
         with pytest.raises(InvalidArgument, match="greater than 0"):
             interp_out_sizes((in_size,), (0,), [scale])

@@ -1,60 +1,83 @@
-"""InferMeta of the quantization and fused inference ops that run phi kernels
-(dequantize_linear, weight_quantize, fc, fused_softmax_mask*, self_dp_attention, fusion_*).
+"""InferMeta of the fused ops (Paddle's paddle/phi/infermeta/fusion.cc): fc, fused_softmax_mask*,
+self_dp_attention and the fusion_* ops.
 
 Dims of -1 are sizes unknown at compile time and pass through.
 """
 
 from __future__ import annotations
 
-from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.infermeta._utils import fmt_dims, prod, set_meta
+from phi.infermeta.funcs import fmt_dims, prod, set_meta
 
-__all__ = ["dequantize_linear_infer_meta"]
-
-
-
-
-def dequantize_linear_infer_meta(x, scale, zero_point, in_accum, in_state, quant_axis: int,
-                                 bit_length: int, round_type: int, is_test: bool,
-                                 only_observer: bool, y, out_state, out_accum, out_scale
-                                 ) -> None:
-    """QuantizeLinearOp::InferShape: Y has X's dims and Scale's float type (an int8 X
-    dequantizes to Scale's dtype); the observer outputs are [1] or one per channel."""
-    if quant_axis >= 0 and len(x.dims) <= quant_axis:
-        raise InvalidArgument(f"dequantize_linear: quant_axis {quant_axis} is out of range for "
-                              f"X of dims {fmt_dims(x.dims)}.")
-    dtype = scale.dtype if scale is not None and scale.dtype in (
-        DataType.FLOAT32, DataType.FLOAT64, DataType.FLOAT16) else x.dtype
-    set_meta(y, x.dims, x.dtype if only_observer else dtype, x.layout)
-    set_meta(out_state, (1,), dtype)
-    set_meta(out_accum, (1,), dtype)
-    set_meta(out_scale, (1,) if quant_axis < 0 else (x.dims[quant_axis],), dtype)
+__all__ = [
+    "fc_infer_meta", "fused_softmax_mask_infer_meta", "fusion_gru_infer_meta",
+    "fusion_repeated_fc_relu_infer_meta", "fusion_seqconv_eltadd_relu_infer_meta",
+    "fusion_seqexpand_concat_fc_infer_meta", "fusion_squared_mat_sub_infer_meta",
+    "self_dp_attention_infer_meta",
+]
 
 
-def weight_quantize_infer_meta(x, algo: str, arch: int, out, scale) -> None:
-    """WeightQuantizeInferMeta: x [k, n] with k % 64 == 0 and n % 16 == 0 -> out int8 [n, k]
-    ([n / 2, k] for weight_only_int4), scale [n] in x's dtype."""
-    if arch not in (70, 75, 80, 86):
-        raise InvalidArgument("weight_quantize: currently, arch only support 70, 75, 80, 86, "
-                              f"got {arch}.")
-    if len(x.dims) != 2:
-        raise InvalidArgument(f"weight_quantize: the x tensor of quant op must be 2D, but got "
-                              f"dims {fmt_dims(x.dims)}.")
-    k, n = x.dims
-    if k != -1 and k % 64:
-        raise InvalidArgument(f"weight_quantize: the first dimension of input must be "
-                              f"divisible by 64, but got[{k}]")
-    if n != -1 and n % 16:
-        raise InvalidArgument(f"weight_quantize: the second dimension of input must be "
-                              f"divisible by 16, but got[{n}]")
-    rows = (n // 2 if n != -1 else -1) if algo == "weight_only_int4" else n
-    set_meta(out, (rows, k), DataType.INT8, x.layout)
-    set_meta(scale, (n,), x.dtype, x.layout)
+# -- sequences ---------------------------------------------------------------------------------
+
+def _need_rank(op: str, slot: str, meta, ranks: tuple[int, ...]) -> tuple:
+    d = tuple(meta.dims)
+    if len(d) not in ranks:
+        raise InvalidArgument(f"{op}: Input({slot}) must be {' or '.join(map(str, ranks))}-D, "
+                              f"got {list(d)}.")
+    return d
 
 
-__all__ += ["weight_quantize_infer_meta"]
+def fusion_seqexpand_concat_fc_infer_meta(x: list, fc_weight, fc_bias, fc_activation: str,
+                                          out, fc_out) -> None:
+    """FusionSeqExpandConcatFCInferMeta: Out [T, D] with X[0]'s LoD, FCOut [-1, D]."""
+    if len(x) < 2:
+        raise InvalidArgument(f"fusion_seqexpand_concat_fc: Inputs(X) of "
+                              f"FusionSeqExpandConcatFCOp should larger than 1, got {len(x)}.")
+    op = "fusion_seqexpand_concat_fc"
+    for i, t in enumerate(x):
+        _need_rank(op, f"X[{i}]", t, (2,))
+    dw = _need_rank(op, "FCWeight", fc_weight, (2,))
+    set_meta(out, (next(iter(x[0].dims)), dw[1]), x[0].dtype)
+    out.share_lod(x[0])
+    set_meta(fc_out, (-1, dw[1]), x[0].dtype)
 
+
+def fusion_seqconv_eltadd_relu_infer_meta(x, filter, bias, context_length: int,
+                                          context_start: int, context_stride: int, out,
+                                          col_mat) -> None:
+    """FusionSeqConvEltAddReluInferMeta: Out [T, N] with X's LoD, ColMat [T, filter rows]."""
+    op = "fusion_seqconv_eltadd_relu"
+    xd, fd = _need_rank(op, "X", x, (2,)), _need_rank(op, "Filter", filter, (2,))
+    set_meta(out, (xd[0], fd[1]), x.dtype)
+    out.share_lod(x)
+    set_meta(col_mat, (xd[0], fd[0]), x.dtype)
+
+
+def fusion_gru_infer_meta(x, h0, weight_x, weight_h, bias, activation: str,
+                          gate_activation: str, is_reverse: bool, use_seq: bool,
+                          origin_mode: bool, use_mkldnn: bool, mkldnn_data_type: str,
+                          scale_data: float, shift_data: float, scale_weights: list,
+                          force_fp32_output: bool, reordered_h0, xx, batched_input,
+                          batched_out, hidden) -> None:
+    """FusionGRUInferMeta: Hidden [T, D] with X's LoD, XX [T, 3D] (batch mode with M <= 3D:
+    [T, M], X reordered), the batch outputs [T, 3D] / [T, D]."""
+    op = "fusion_gru"
+    xd, wd = _need_rank(op, "X", x, (2,)), _need_rank(op, "WeightH", weight_h, (2,))
+    _need_rank(op, "WeightX", weight_x, (2,))
+    t, dim = xd[0], wd[0]
+    set_meta(hidden, (t, dim), x.dtype)
+    hidden.share_lod(x)
+    xx_width = xd[1] if not use_seq and xd[1] <= 3 * dim else 3 * dim
+    set_meta(xx, (t, xx_width), x.dtype)
+    xx.share_lod(x)
+    if not use_seq:
+        set_meta(batched_input, (t, 3 * dim), x.dtype)
+        set_meta(batched_out, (t, dim), x.dtype)
+        if h0 is not None:
+            set_meta(reordered_h0, tuple(h0.dims), x.dtype)
+
+
+# -- fused and quantization ops ----------------------------------------------------------------
 
 def fc_infer_meta(input, w, bias, in_num_col_dims: int, activation_type: str, use_mkldnn: bool,
                   padding_weights: bool, use_quantizer: bool, mkldnn_data_type: str,
@@ -87,8 +110,6 @@ def fc_infer_meta(input, w, bias, in_num_col_dims: int, activation_type: str, us
                               "(expected '' or 'relu').")
     set_meta(out, (*input.dims[:in_num_col_dims], n), input.dtype, input.layout)
     out.share_lod(input)  # fc's InferShape: ShareLoD("Input", "Out")
-
-
 
 
 def fused_softmax_mask_infer_meta(x, mask, out) -> None:
@@ -142,48 +163,3 @@ def fusion_squared_mat_sub_infer_meta(x, y, scalar: float, squared_x, squared_y,
     set_meta(squared_y, y.dims, x.dtype, x.layout)
     set_meta(squared_xy, (x.dims[0], y.dims[1]), x.dtype, x.layout)
     set_meta(out, (x.dims[0], y.dims[1]), x.dtype, x.layout)
-
-
-__all__ += ["fc_infer_meta", "fused_softmax_mask_infer_meta", "fusion_repeated_fc_relu_infer_meta",
-            "fusion_squared_mat_sub_infer_meta", "self_dp_attention_infer_meta"]
-
-
-def viterbi_decode_infer_meta(input, transition, length, include_bos_eos_tag: bool, scores,
-                              path) -> None:
-    """ViterbiDecodeInferMeta: Input [B, T, N], Transition [N, N], Length [B] -> Scores [B],
-    Path [B, max(Length)] (known only at run time)."""
-    if len(input.dims) != 3:
-        raise InvalidArgument(f"viterbi_decode: the rank of Input should be 3, got "
-                              f"{fmt_dims(input.dims)}.")
-    if len(transition.dims) != 2 or len(length.dims) != 1:
-        raise InvalidArgument(f"viterbi_decode: Transition must be 2-D and Length 1-D, got "
-                              f"{fmt_dims(transition.dims)} and {fmt_dims(length.dims)}.")
-    n = input.dims[2]
-    if -1 not in (n, transition.dims[0]) and transition.dims[0] != n:
-        raise InvalidArgument(f"viterbi_decode: Transition dims {fmt_dims(transition.dims)} do "
-                              f"not match the {n} tags of Input.")
-    if length.dtype is not DataType.INT64:
-        raise InvalidArgument(f"viterbi_decode: Length must be int64, got {length.dtype}.")
-    set_meta(scores, (input.dims[0],), input.dtype, input.layout)
-    set_meta(path, (input.dims[0], -1), DataType.INT64, input.layout)
-
-
-__all__ += ["viterbi_decode_infer_meta"]
-
-
-def fused_adam_infer_meta(params: list, grads: list, learning_rate, moments1: list,
-                          moments2: list, beta1_pows: list, beta2_pows: list, master_params,
-                          skip_update, beta1, beta2, epsilon, chunk_size: int,
-                          weight_decay: float, use_adamw: bool, multi_precision: bool,
-                          use_global_beta_pow: bool, params_out: list, moments1_out: list,
-                          moments2_out: list, beta1_pows_out: list, beta2_pows_out: list,
-                          master_params_out: list) -> None:
-    """FusedAdamInferMeta: every output as its input (ParamsOut as Params, ...)."""
-    for outs, ins in ((params_out, params), (moments1_out, moments1), (moments2_out, moments2),
-                      (beta1_pows_out, beta1_pows), (beta2_pows_out, beta2_pows),
-                      (master_params_out, master_params or [])):
-        for o, i in zip(outs, ins, strict=False):
-            set_meta(o, i.dims, i.dtype, i.layout)
-
-
-__all__ += ["fused_adam_infer_meta"]
