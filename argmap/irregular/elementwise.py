@@ -21,7 +21,7 @@ def scale(ctx: ArgumentMappingContext) -> KernelSignature:
     return UNREGISTERED
 
 
-def _plain_or_raw(kernel: str) -> MappingFn:
+def plain_or_raw(kernel: str) -> MappingFn:
     def mapping(ctx: ArgumentMappingContext) -> KernelSignature:
         # Irregular: the legacy axis only reaches the kernel (`<kernel>_raw`) when it is not -1.
         if ctx.attr("axis") == -1:
@@ -42,7 +42,7 @@ _PLAIN_OR_RAW = {
     "elementwise_pow": "elementwise_pow",
 }
 for _op, _kernel in _PLAIN_OR_RAW.items():
-    FAMILY.add(_op, _plain_or_raw(_kernel))
+    FAMILY.add(_op, plain_or_raw(_kernel))
 
 
 @FAMILY.arg_mapping("elementwise_mul")
