@@ -165,7 +165,7 @@ def _run_shadowed(program: Program, feed: dict, fetch_names: list[str], place, s
 
 def _report(exe: Executor, source: str, place, feed_text: str) -> CompareReport:
     recorder = exe.shadow_report
-    ops = kernel_ops(exe._last_plan.ops) if exe._last_plan is not None else []
+    ops = kernel_ops(exe.last_plan.ops) if exe.last_plan is not None else []
     blocks = {id(op): block for block, op in ops}
     rows = summarize(recorder.records, recorder.origins, blocks)
     compared = {id(op) for op in recorder.origins}
