@@ -69,18 +69,19 @@ def _kernel_calls(plan):
     """The kernels of a planned run, with their arguments, to call back to back."""
     calls = []
     for runner in plan.runners:
-        if runner._simple is not None:
-            args = [var.value.data for var, *_ in runner._simple[0]]
-        elif runner._fast:
+        if runner.simple_inputs is not None:
+            args = [var.value.data for var, *_ in runner.simple_inputs]
+        elif runner.armed:
             args = []
-            for _kind, var in runner._spec:
+            for _kind, var, _guard in runner.replay_inputs:
                 if isinstance(var, list):
                     args.append([v.value.data for v in var])
                 else:
                     args.append(None if var is None or var.value is None else var.value.data)
         else:
             return None  # an op off the fast path: no clean split
-        calls.append((runner._fn, runner._ctx, tuple(args) + tuple(runner._attrs)))
+        calls.append((runner.kernel_fn, runner.kernel_ctx,
+                      tuple(args) + tuple(runner.kernel_attrs)))
     return calls
 
 
@@ -127,7 +128,7 @@ def measure_one(model_dir: Path, repeat: int, plain: bool = False) -> dict:
     run_plain = with_off(FAST_PATH_FLAGS)  # the kernels' fast paths off
 
     run()
-    plan = exe._last_plan
+    plan = exe.last_plan
     n_ops = len(plan.runners)
     # planned re-runs, fused (the default) and op by op, timed in alternation
     fns = [run, run_unfused, run_plain] if plain else [run, run_unfused]

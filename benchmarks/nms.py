@@ -34,12 +34,24 @@ def _inputs(images: int, boxes: int, classes: int, seed: int = 0):
     return b, s
 
 
-def _load(tree: Path):
-    """The other tree's nms module, its kernels left unregistered (the names are taken)."""
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _kernel_module():
+    """The module that defines the multiclass_nms3 kernel (as the kernel registry knows it)."""
+    from phi.core.registry import kernel_factory
+
+    fn = next(iter(kernel_factory().kernels_of("multiclass_nms3").values())).fn
+    return importlib.import_module(fn.__module__)
+
+
+def _load(tree: Path, module):
+    """``module`` of the other tree (the same file there), its kernels left unregistered (the
+    names are taken)."""
     from phi.core import registry
 
-    spec = importlib.util.spec_from_file_location("_nms_other", tree / "phi" / "kernels" /
-                                                  "nms.py")
+    spec = importlib.util.spec_from_file_location(
+        "_nms_other", tree / Path(module.__file__).resolve().relative_to(ROOT))
     mod = importlib.util.module_from_spec(spec)
     real = registry.register_kernel
     registry.register_kernel = lambda *a, **k: (lambda fn: fn)
@@ -69,17 +81,20 @@ def main(argv=None) -> None:
     ap.add_argument("--eta", type=float, default=1.0)
     ap.add_argument("--compare", type=Path, help="another checkout whose kernel to time too")
     args = ap.parse_args(argv)
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from phi.kernels import nms
+    sys.path.insert(0, str(ROOT))
+    nms = _kernel_module()
 
     b, s = _inputs(args.images, args.boxes, args.classes)
-    attrs = nms._attrs(-1, 0.005, 500, 0.6, args.eta, 50, False)
+    # (background_label, score_threshold, nms_top_k, nms_threshold, nms_eta, keep_top_k,
+    # normalized), the thresholds rounded to float32 as the op's attributes are
+    f32 = lambda v: float(np.float32(v))  # noqa: E731
+    attrs = (-1, f32(0.005), 500, f32(0.6), f32(args.eta), 50, False)
     run = lambda mod: mod.multiclass_nms_batch(b, s, None, attrs)  # noqa: E731
     t_new, out_new = _time(lambda: run(nms), args.repeat)
     print(f"multiclass_nms3 {args.images}x{args.boxes} boxes, {args.classes} classes, "
           f"eta {args.eta}: {t_new * 1e3:.1f} ms ({out_new[0].shape[0]} rows kept)")
     if args.compare:
-        other = _load(args.compare)
+        other = _load(args.compare, nms)
         t_old, out_old = _time(lambda: run(other), 1)
         same = all(np.array_equal(x, y) for x, y in zip(out_new[:2], out_old[:2], strict=True))
         print(f"  {args.compare}: {t_old * 1e3:.1f} ms -> ratio {t_old / t_new:.0f}x; "

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+# the operators: they install themselves into the framework's op registry (which imports none)
+import fluid_compat.operators  # noqa: F401
 from fluid_compat.executor import Executor, FeedError, Program, RunStats, global_scope
 from fluid_compat.framework.scope import LoDTensorArray, lod_tensor, lod_tensor_array
 from fluid_compat.imperative import legacy_ops, run_op, run_op_tensors

@@ -141,6 +141,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from fluid_compat.tools.run import main_run
 
     _kernel_notices()
+    if getattr(args, "dataset", None) is not None:  # every row of a dataset
+        from fluid_compat import scaleout
+
+        return scaleout.main_dataset(args)
     return main_run(args)
 
 
@@ -161,6 +165,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from fluid_compat.tools.compare import main_compare
 
     _kernel_notices()
+    if args.case is None and args.op is None:  # several models, a directory, a glob ...
+        from fluid_compat import scaleout
+
+        if scaleout.is_sweep(args):
+            return scaleout.main_sweep(args)
     return main_compare(args)
 
 

@@ -39,15 +39,21 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import json
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 import numpy as np
 
 from phi.core.errors import InvalidArgument, NotFound, PhiError, PreconditionNotMet
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = [
     "RAY_MISSING",
@@ -58,6 +64,9 @@ __all__ = [
     "SweepResult",
     "compare_item",
     "dataset_rows",
+    "is_sweep",
+    "main_dataset",
+    "main_sweep",
     "ray_session",
     "require_ray",
     "run_dataset",
@@ -635,3 +644,89 @@ def _run_parquet(model_prefix, path: Path, probe, use_ray, address, place, concu
     seconds = time.perf_counter() - t0
     return {"rows": n, "seconds": seconds, "rows_per_s": n / seconds if seconds else 0.0,
             "outputs": str(out_path)}
+
+
+# -- the command lines that scale out (fluid-compat compare on a sweep, run --dataset) ----------
+
+def is_sweep(args: argparse.Namespace) -> bool:
+    """Whether the ``compare`` command line names a sweep rather than one model."""
+    if args.ray is not None or args.feeds_dir is not None or len(args.model) > 1:
+        return True
+    if len(args.model) == 1:
+        m = args.model[0]
+        return (m.startswith("@") or any(c in m for c in "*?[")
+                or (Path(m).is_dir() and not (Path(m) / "__model__").is_file()))
+    return False
+
+
+def main_sweep(args: argparse.Namespace) -> int:
+    """``fluid-compat compare`` on a sweep (several models or cases, a directory, a glob,
+    @LIST.txt, ``--feeds-dir`` or ``--ray``)."""
+    from fluid_compat.tools.run import pins_from_args
+
+    try:
+        pins = pins_from_args(args.pin)
+        if args.feeds_dir is not None:
+            if len(args.model) != 1:
+                raise InvalidArgument("--feeds-dir takes exactly one MODEL")
+            items = feed_items(args.model[0], args.feeds_dir)
+        else:
+            items = sweep_items(args.model)
+        if args.ray is not None:
+            require_ray()
+        progress = (stderr_progress if sys.stderr.isatty() and args.format == "table"
+                    else None)
+        result = run_sweep(items, use_ray=args.ray is not None, address=args.ray or None,
+                           place=args.place, pins=pins, seed=args.seed,
+                           max_failures=args.max_failures, progress=progress)
+    except PhiError as exc:
+        print(f"fluid-compat compare: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "json":
+        print(json.dumps(result.to_dict(), indent=1))
+    else:
+        print("\n".join(format_sweep(result)))
+    return 0 if result.ok else 1
+
+
+def main_dataset(args: argparse.Namespace) -> int:
+    """``run MODEL --dataset PATH [--ray]``: every row of the dataset, outputs beside it."""
+    if args.model is None:
+        print("fluid-compat run: --dataset needs a MODEL_PREFIX", file=sys.stderr)
+        return 2
+    problem = _dataset_problem(args.dataset)
+    if problem:
+        print(f"fluid-compat run: --dataset {args.dataset}: {problem}", file=sys.stderr)
+        return 2
+    try:
+        if args.ray is not None:
+            require_ray()
+        stats = run_dataset(args.model, args.dataset, use_ray=args.ray is not None,
+                            address=args.ray or None, place=args.place,
+                            concurrency=args.concurrency)
+    except PhiError as exc:
+        print(f"fluid-compat run: {exc}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as exc:  # a row file that numpy cannot read
+        print(f"fluid-compat run: --dataset {args.dataset}: {exc}", file=sys.stderr)
+        return 1
+    where = "on Ray" if args.ray is not None else "in this process"
+    print(f"{stats['rows']} rows {where} in {stats['seconds']:.2f} s "
+          f"({stats['rows_per_s']:.1f} rows/s); outputs: {stats['outputs']}")
+    return 0
+
+
+def _dataset_problem(path: Path) -> str | None:
+    """Why ``--dataset PATH`` cannot be read, in words; None when it can be tried."""
+    if not path.exists():
+        return "no such file or directory"
+    if path.is_dir():
+        return None
+    if path.suffix != ".parquet":
+        return ("a file, and not a Parquet one (.parquet): a dataset is a directory of row "
+                "files (<row>.npy or <row>.npz) or a Parquet file")
+    import importlib.util
+
+    if importlib.util.find_spec("pyarrow") is None:
+        return "Parquet datasets need pyarrow, which is not installed: `pip install pyarrow`"
+    return None

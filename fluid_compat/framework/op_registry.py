@@ -4,6 +4,11 @@ OpInfo is built on first use from the op's OpProto (opmakers) and the per-op beh
 in fluid_compat.operators (operator class, GetExpectedKernelType / GetKernelTypeForVar overrides,
 InferShape for fluid-only ops).  ``create_op`` checks an op description against its OpInfo:
 attributes checked and defaults filled, slots checked; errors name op, slot and attribute.
+
+The registry imports no operator: fluid_compat.operators declares its ops' hooks here when
+imported and installs the rest of its part with ``install_operators`` (the operator class of
+ops that name none, and the loader of the fluid kernel modules that declare an op type);
+importing the ``fluid_compat`` package imports fluid_compat.operators.
 """
 
 from __future__ import annotations
@@ -17,8 +22,8 @@ from opmakers import OpProto, check_attrs
 from opmakers.grad import foreign_maker_attrs, grad_op_proto, is_grad_op_type
 from phi.core.errors import InvalidArgument, NotFound
 
-__all__ = ["OpHooks", "OpInfo", "create_op", "declare_hooks_lazily", "get_op_info", "op_hooks",
-           "registered_op_types"]
+__all__ = ["OpHooks", "OpInfo", "create_op", "declare_hooks_lazily", "declared_hooks",
+           "get_op_info", "install_operators", "op_hooks", "registered_op_types"]
 
 
 @records.define
@@ -88,9 +93,11 @@ class OpInfo:
 
     @property
     def operator_class(self) -> type:
-        from fluid_compat.operators.with_kernel import OperatorWithKernel
-
-        return self.hooks.operator_class or OperatorWithKernel
+        cls = self.hooks.operator_class or _OPERATORS[0]
+        if cls is None:
+            raise NotFound(f"Operator `{self.type}`: no operator class is installed (the "
+                           "operators install theirs when fluid_compat.operators is imported).")
+        return cls
 
 
 _INFOS: dict[str, OpInfo] = {}
@@ -101,8 +108,7 @@ def get_op_info(op_type: str) -> OpInfo:
     info = _INFOS.get(op_type)
     if info is not None:
         return info
-    _ensure_operators_loaded()
-    _ensure_fluid_modules(op_type)
+    _load_declarations(op_type)
     _run_lazy(op_type)
     if not opmakers.has_op(op_type):
         if is_grad_op_type(op_type):
@@ -112,7 +118,6 @@ def get_op_info(op_type: str) -> OpInfo:
         close = difflib.get_close_matches(op_type, opmakers.all_op_types(), n=3)
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         raise NotFound(f"Operator `{op_type}` is not registered.{hint}")
-    _ensure_operators_loaded()
     proto = opmakers.get_op_proto(op_type)
     hooks = _HOOKS.get(op_type, OpHooks())
     info = OpInfo(
@@ -130,7 +135,6 @@ def get_op_info(op_type: str) -> OpInfo:
 
 
 def _grad_op_info(op_type: str) -> OpInfo:
-    _ensure_operators_loaded()
     proto = grad_op_proto(op_type)
     info = OpInfo(
         type=op_type,
@@ -161,16 +165,29 @@ def _declared_attrs(info: OpInfo) -> frozenset[str]:
     return found
 
 
-def _ensure_operators_loaded() -> None:
-    import fluid_compat.operators  # noqa: F401 - declares hooks and fluid kernels
+#: installed by fluid_compat.operators (install_operators): [the operator class of ops that
+#: name none, the loader of the modules declaring an op type's kernels and hooks]
+_OPERATORS: list = [None, None]
 
 
-def _ensure_fluid_modules(op_type: str) -> None:
-    """Import the fluid kernel modules that declare kernels or hooks of ``op_type`` (they load
-    on demand: fluid_kernels/_index.json)."""
-    from fluid_compat.operators.fluid_kernels.registry import ensure_loaded
+def install_operators(default_class: type, load_declarations: Callable[[str], None]) -> None:
+    """The operator system's part of the registry (fluid_compat.operators, when imported):
+    ``default_class`` runs the ops whose hooks name no operator class, and
+    ``load_declarations(op_type)`` imports the modules that declare ``op_type``'s kernels
+    and hooks (they load on demand) before its OpInfo is built."""
+    _OPERATORS[:] = [default_class, load_declarations]
+    _INFOS.clear()
 
-    ensure_loaded(op_type)
+
+def _load_declarations(op_type: str) -> None:
+    load = _OPERATORS[1]
+    if load is not None:
+        load(op_type)
+
+
+def declared_hooks() -> dict[str, OpHooks]:
+    """The hooks declared so far, by op type (a copy; for tools and tests)."""
+    return dict(_HOOKS)
 
 
 def create_op(

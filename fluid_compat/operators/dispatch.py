@@ -21,6 +21,8 @@ from fluid_compat.operators.context import (
 from fluid_compat.operators.expected_kernel import apply_hints
 from fluid_compat.operators.fluid_kernels.registry import find_fluid_kernel, fluid_kernels_of
 from fluid_compat.operators.infer_meta import infer_meta_binding
+from fluid_compat.operators.kernel_choice import KernelChoice, generation
+from fluid_compat.operators.outputs import dense_output
 from phi import flags
 from phi.backends import get_context
 from phi.common.backend import Backend
@@ -105,8 +107,6 @@ def decide(op, inputs: dict[str, list], place: Place, pin: str | None = None):
 
 def _decide(op, inputs: dict[str, list], place: Place, pin: str | None,
             records: list[DispatchRecord]):
-    from fluid_compat.operators.with_kernel import KernelChoice, _generation
-
     if pin is not None:
         records.append(DispatchRecord("pin", f"pinned to {pin} kernels", side=pin))
     ctx = ExecutionContext(op, inputs, place)
@@ -239,7 +239,7 @@ def _decide(op, inputs: dict[str, list], place: Place, pin: str | None,
                                                    "fallback, outputs stay on CPU"),
                                       place=str(expected.place), to=str(kernel_type.place)))
     choice.records = records
-    choice.generation = _generation()
+    choice.generation = generation()
     if choice.is_phi:
         _plan_phi(op, choice, inputs)
     else:
@@ -577,19 +577,19 @@ def _run_phi(op, choice, inputs: dict[str, list]) -> dict[str, list]:
             if type(a) is DenseTensor:  # a LoDTensor output: the kernel set its LoD
                 lod = a.lod
                 a = a.data
-            if on_cpu and type(a) is not np.ndarray:
-                a = np.asarray(a)
-            if infer is None:
-                out.append(DenseTensor(a, ctx.data_type(a), ctx.place, DataLayout.NCHW, lod))
+            if infer is None:  # the array's own dtype (the context's data_type of it)
+                out.append(dense_output(a, None, ctx.place, DataLayout.NCHW, on_cpu, lod))
                 continue
             dtype = mt.dtype
+            t = dense_output(a, dtype, ctx.place, mt.layout, on_cpu, lod)
+            a = t.data
             if (a.shape != mt.dims and not decided_by_kernel(a.shape, mt.dims)) or (
                     ctx.data_type(a) != dtype):
                 raise PreconditionNotMet(
                     f"Operator `{op.type}`: kernel `{choice.phi_kernel.name}` returned "
                     f"{list(a.shape)} {ctx.data_type(a)} for `{slot}`, but InferMeta says "
                     f"{list(mt.dims)} {dtype}.")
-            out.append(DenseTensor(a, dtype, ctx.place, mt.layout, lod))
+            out.append(t)
         staged[slot] = out
     return staged
 

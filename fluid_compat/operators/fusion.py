@@ -37,10 +37,12 @@ from collections.abc import Callable
 from phi.core import bound, records
 import numpy as np
 from phi import flags
+from phi.common.backend import Backend
 from phi.common.data_type import DataType
-from phi.core.tensor import DenseTensor
+from phi.core.registry import kernel_factory
 from phi.kernels import jit
 
+from fluid_compat.operators.outputs import dense_output
 from fluid_compat.operators.runner import BoundRunner
 
 __all__ = ["ConvEpilogueStep", "FusionPass", "enabled_passes", "find_conv_epilogues",
@@ -121,27 +123,42 @@ def plan_steps(runners: list[BoundRunner], release: list[list], passes) -> list[
     return steps
 
 
-# the kernels whose arithmetic a fused step reproduces: kernel name -> its module of
-# phi.kernels, where the function of that name is defined.  A runner's kernel is one of them
-# when its function is that one (by where it was defined, as the registry tells built-ins, not
-# by what the module's attribute holds now: a plug-in registered under the same name, even
-# re-exported there, is never bypassed, and a test's wrapper on the attribute changes nothing);
-# nothing is imported for it (a program without convolutions never imports the conv and norm
-# kernels)
-_FUSED = {"conv2d": "conv", "depthwise_conv2d": "conv", "batch_norm": "norm",
-          "batch_norm_infer": "norm", "relu": "activation", "relu6": "activation",
-          "add": "elementwise"}
-_CONV_KERNELS = tuple(name for name, module in _FUSED.items() if module == "conv")
-_BN_KERNELS = tuple(name for name, module in _FUSED.items() if module == "norm")
-_ADD_KERNELS = tuple(name for name, module in _FUSED.items() if module == "elementwise")
-# activation -> (its in-place arithmetic in phi.kernels.activation, the compiled epilogue's
-# code: _jit_loops.bn_affine_act)
+# the kernels whose arithmetic a fused step reproduces.  A runner's kernel is one of them when
+# its function is the built-in CPU kernel of that name, by identity (the registered CPU kernels
+# of the name whose functions phi's registry calls its own): a plug-in registered under the same
+# name is never bypassed, and a test's wrapper on a module attribute changes nothing.  Where a
+# kernel is defined plays no part; nothing is imported for it (a program without convolutions
+# never imports the conv and norm kernels)
+_CONV_KERNELS = ("conv2d", "depthwise_conv2d")
+_BN_KERNELS = ("batch_norm", "batch_norm_infer")
+_ADD_KERNELS = ("add",)
+# activation -> (its in-place arithmetic, a function of the module defining the activation's
+# kernel; the compiled epilogue's code: _jit_loops.bn_affine_act)
 _ACTIVATIONS = {"relu": ("relu_values", 1), "relu6": ("relu6_values", 2)}
+_FUSED = frozenset(_CONV_KERNELS + _BN_KERNELS + _ADD_KERNELS + tuple(_ACTIVATIONS))
+
+_BUILTIN: dict[str, frozenset] = {}  # kernel name -> its built-in CPU kernel functions
+_BUILTIN_GENERATION = [-1]  # the registry generation _BUILTIN was read in
 
 
-def _kernel_function(module: str, name: str):
-    """``phi.kernels.<module>.<name>`` (the module imported on first use; plan time only)."""
-    return getattr(importlib.import_module(f"phi.kernels.{module}"), name)
+def _builtin_fns(name: str) -> frozenset:
+    """The functions of the built-in CPU kernels registered under ``name`` now (plan time)."""
+    factory = kernel_factory()
+    if _BUILTIN_GENERATION[0] != factory.generation:
+        _BUILTIN.clear()
+        _BUILTIN_GENERATION[0] = factory.generation
+    found = _BUILTIN.get(name)
+    if found is None:
+        found = _BUILTIN[name] = frozenset(
+            k.fn for k in (factory.kernels_of(name).values() if factory.has_kernel(name) else ())
+            if k.key.backend is Backend.CPU and factory.is_builtin(k.fn))
+    return found
+
+
+def _kernel_function(kernel_fn, name: str):
+    """The function ``name`` of the module that defines the built-in kernel ``kernel_fn``
+    (looked up when a step arms: plan time only)."""
+    return getattr(importlib.import_module(kernel_fn.__module__), name)
 
 
 def _choice(runner: BoundRunner):
@@ -158,19 +175,17 @@ def _kernel_name(runner: BoundRunner) -> str | None:
     name = choice.phi_kernel.name
     if name not in _FUSED:
         return None
-    fn = choice.phi_kernel.fn
-    return (name if getattr(fn, "__module__", None) == f"phi.kernels.{_FUSED[name]}"
-            and getattr(fn, "__qualname__", None) == name else None)
+    return name if choice.phi_kernel.fn in _builtin_fns(name) else None
 
 
 def _attrs(runner: BoundRunner) -> dict:
-    return dict(zip(_choice(runner).signature.attrs, runner._attrs, strict=True))
+    return dict(zip(_choice(runner).signature.attrs, runner.kernel_attrs, strict=True))
 
 
 def _slot_vars(runner: BoundRunner) -> dict:
     """Input slot -> the Variable the runner reads (single-tensor slots)."""
     slots = [slot for slot, _ in _choice(runner).input_slots]
-    return {slot: var for slot, (_, var) in zip(slots, runner._spec, strict=True)}
+    return {slot: var for slot, (_, var, _guard) in zip(slots, runner.replay_inputs, strict=True)}
 
 
 def _output_names(runner: BoundRunner, slot: str) -> list[str]:
@@ -202,33 +217,33 @@ class ConvEpilogueStep:
         conv, bn, *rest = self.members
         add = rest[0] if rest and self._kinds[2] in _ADD_KERNELS else None
         act = rest[1:] if add is not None else rest
-        if (conv._simple is None or not bn._fast or (act and act[0]._simple is None)
-                or (add is not None and add._simple is None)
+        if (conv.simple_inputs is None or not bn.armed or (act and act[0].simple_inputs is None)
+                or (add is not None and add.simple_inputs is None)
                 or [_kernel_name(runner) for runner in self.members] != self._kinds):
             self._conv = None
             return False
         named = _attrs(conv)
         conv_attrs = tuple(named[k] for k in ("strides", "paddings", "padding_algorithm",
                                               "dilations", "groups", "data_format"))
-        self._conv = conv._simple[0], conv._ctx, conv_attrs
+        self._conv = conv.simple_inputs, conv.kernel_ctx, conv_attrs
         # the conv kernel bound to its attributes and planned inputs (phi.core.bound: geometry
         # and path decided once), else conv_compute on every call
-        self._conv_fn = bound.bind(conv._fn, conv._ctx, conv._attrs,
-                                   [(dtype, shape) for _v, dtype, _p, shape in conv._simple[0]])
-        self._compute = _kernel_function("conv", "conv2d_compute")
-        self._coefficients = _kernel_function("norm", "global_stats_coefficients")
+        self._conv_fn = bound.bind(conv.kernel_fn, conv.kernel_ctx, conv.kernel_attrs,
+                                   [(dtype, shape) for _v, dtype, _p, shape in conv.simple_inputs])
+        self._compute = _kernel_function(conv.kernel_fn, "conv2d_compute")
+        self._coefficients = _kernel_function(bn.kernel_fn, "global_stats_coefficients")
         self._epoch = bound.epoch()
         slots = _slot_vars(bn)
         self._bn_inputs = tuple(slots.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
-        guards = dict(zip((slot for slot, _ in _choice(bn).input_slots), bn._guards,
-                          strict=True))
+        guards = dict(zip((slot for slot, _ in _choice(bn).input_slots),
+                          (guard for _kind, _var, guard in bn.replay_inputs), strict=True))
         self._bn_guards = tuple(guards.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))
         attrs = _attrs(bn)
         self._epsilon = attrs["epsilon"]
         axis = 3 if attrs["data_layout"] == "NHWC" else 1
         self._bshape = tuple(-1 if i == axis else 1 for i in range(4))  # per-channel vectors
         values, self._act_code = _ACTIVATIONS[self._kinds[-1]] if act else (None, 0)
-        self._act = _kernel_function("activation", values) if act else None
+        self._act = _kernel_function(act[0].kernel_fn, values) if act else None
         last = act[0] if act else add if add is not None else bn
         y_var = bn.scope.find_var(_output_names(bn, "Y")[0])
         self._residual = None
@@ -236,8 +251,8 @@ class ConvEpilogueStep:
             # the residual: the add's input that is not batch_norm's Y, of Y's planned dims
             # and dtype (as find_conv_epilogues planned it; an add that re-learned other dims,
             # a broadcast, runs op by op)
-            mine = next(entry for entry in add._simple[0] if entry[0] is y_var)
-            self._residual = next(entry for entry in add._simple[0] if entry[0] is not y_var)
+            mine = next(entry for entry in add.simple_inputs if entry[0] is y_var)
+            self._residual = next(entry for entry in add.simple_inputs if entry[0] is not y_var)
             if (self._residual[1] is not mine[1]
                     or tuple(self._residual[3]) != tuple(mine[3])):
                 self._conv = None
@@ -246,7 +261,7 @@ class ConvEpilogueStep:
         # pins NCHW float arrays of one dtype: the filter's, the four statistics' (vectors of
         # the filter's output channels) and the residual's; a run then checks only that the
         # arrays are C-contiguous numpy ones of that dtype
-        w_entry = conv._simple[0][1] if len(conv._simple[0]) == 2 else None
+        w_entry = conv.simple_inputs[1] if len(conv.simple_inputs) == 2 else None
         dtype = None if w_entry is None else w_entry[1]
         self._compiled = None
         if (dtype is not None and axis == 1 and dtype.to_numpy() in jit.DTYPES
@@ -255,15 +270,15 @@ class ConvEpilogueStep:
                 and (self._residual is None or self._residual[1] is dtype)):
             self._compiled = dtype.to_numpy()
         if act:
-            out_var, dtype, place, layout = act[0]._simple[1]
+            out_var, dtype, place, layout = act[0].simple_output
         elif add is not None:
-            out_var, dtype, place, layout = add._simple[1]
+            out_var, dtype, place, layout = add.simple_output
         else:
             y_index = _choice(bn).signature.outputs.index("Y")
-            _kind, out_var, dtype, layout = bn._outs[y_index]
-            place = bn._ctx.place
+            _kind, out_var, dtype, layout = bn.replay_outputs[y_index]
+            place = bn.kernel_ctx.place
         self._out = (out_var, dtype, place, layout)
-        self._xp = last._ctx.xp
+        self._xp = last.kernel_ctx.xp
         return True
 
     def __call__(self) -> None:
@@ -320,8 +335,8 @@ class ConvEpilogueStep:
                 jit.split(loops.bn_affine_add_act, y.shape[1], y.size, y3, *stats,
                           self._epsilon, other.reshape(y3.shape), self._act_code)
         else:
-            # batch_norm's arithmetic, in its order (norm._batch_norm: x * new_scale,
-            # + new_bias), then the residual's add (elementwise.add: + other) and the activation
+            # batch_norm's arithmetic, in its order (the batch_norm kernel's: x * new_scale,
+            # + new_bias), then the residual's add (the add kernel's: + other) and the activation
             xp = self._xp
             new_scale, new_bias = self._coefficients(xp, *stats, self._epsilon, w.dtype)
             xp.multiply(y, xp.reshape(new_scale, self._bshape), out=y)
@@ -331,7 +346,7 @@ class ConvEpilogueStep:
             if self._act is not None:
                 self._act(xp, y, out=y)
         out_var, dtype, place, layout = self._out
-        out_var.value = DenseTensor(y, dtype, place, layout)
+        out_var.value = dense_output(y, dtype, place, layout, True)  # fused steps: CPU only
         return None
 
     def _loops(self, y, stats, other):
@@ -380,11 +395,11 @@ def find_conv_epilogues(runners: list[BoundRunner], release: list[list],
 
 def _chain_at(runners, release, i: int, residual: bool = False) -> int:
     conv, bn = runners[i], runners[i + 1]
-    if _kernel_name(conv) not in _CONV_KERNELS or conv._simple is None:
+    if _kernel_name(conv) not in _CONV_KERNELS or conv.simple_inputs is None:
         return 0
-    if _kernel_name(bn) not in _BN_KERNELS or not bn._fast:
+    if _kernel_name(bn) not in _BN_KERNELS or not bn.armed:
         return 0
-    conv_out, out_dtype = conv._simple[1][0], conv._simple[1][1]
+    conv_out, out_dtype = conv.simple_output[0], conv.simple_output[1]
     if out_dtype not in (DataType.FLOAT32, DataType.FLOAT64):
         return 0
     # the conv's output is read by batch_norm only (released there: not fetched, not kept)
@@ -417,11 +432,11 @@ def _chain_at(runners, release, i: int, residual: bool = False) -> int:
     if residual:
         if not _residual_add_at(runners, release, i + 2, y_var, conv):
             return 0
-        span, last = 3, runners[i + 2]._simple[1][0]
+        span, last = 3, runners[i + 2].simple_output[0]
     if i + span < len(runners):
         act = runners[i + span]
-        if (_kernel_name(act) in _ACTIVATIONS and act._simple is not None
-                and act._simple[0][0][0] is last and _released_at(release[i + span], last)
+        if (_kernel_name(act) in _ACTIVATIONS and act.simple_inputs is not None
+                and act.simple_inputs[0][0] is last and _released_at(release[i + span], last)
                 and not _released_at(release[i + span - 1], last)):
             return span + 1
     return span
@@ -433,9 +448,9 @@ def _residual_add_at(runners, release, j: int, y_var, conv) -> bool:
     if j >= len(runners):
         return False
     add = runners[j]
-    if _kernel_name(add) not in _ADD_KERNELS or add._simple is None:
+    if _kernel_name(add) not in _ADD_KERNELS or add.simple_inputs is None:
         return False
-    entries = add._simple[0]
+    entries = add.simple_inputs
     if len(entries) != 2 or sum(entry[0] is y_var for entry in entries) != 1:
         return False
     mine = next(entry for entry in entries if entry[0] is y_var)
@@ -444,7 +459,7 @@ def _residual_add_at(runners, release, j: int, y_var, conv) -> bool:
     if not _released_at(release[j], y_var) or _released_at(release[j - 1], y_var):
         return False
     return (other[1] is mine[1] and tuple(other[3]) == tuple(mine[3])
-            and mine[1] is conv._simple[1][1])
+            and mine[1] is conv.simple_output[1])
 
 
 def find_conv_residual_epilogues(runners: list[BoundRunner], release: list[list]

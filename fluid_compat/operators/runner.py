@@ -10,13 +10,14 @@ kernels) goes through ``run_impl``: one dispatch path, the runner only remembers
 
 from __future__ import annotations
 
-import numpy as np
 from phi.common.place import Place
 from phi.core.errors import PhiError, kernel_failed
 from phi.core.kernel import ArgKind
 from phi.core.tensor import DenseTensor
 
 from fluid_compat.framework.scope import Scope
+from fluid_compat.operators.outputs import dense_output, store_outputs
+from fluid_compat.operators.with_kernel import OperatorWithKernel
 
 __all__ = ["BoundRunner"]
 
@@ -56,6 +57,68 @@ class BoundRunner:
     def fast_runs(self, value: int) -> None:
         self._fast_runs += value - self.fast_runs
 
+    # -- the replay description: what the fast path replays, for the steps that replay it in the
+    # runner's place (compiled segments, fused steps); read-only, read when they arm
+    @property
+    def armed(self) -> bool:
+        """Whether the fast path is armed (the last run's decision replays)."""
+        return self._fast
+
+    @property
+    def kernel_fn(self):
+        """The phi kernel function the fast path calls (armed runners)."""
+        return self._fn
+
+    @property
+    def kernel_ctx(self):
+        """Its device context."""
+        return self._ctx
+
+    @property
+    def kernel_attrs(self) -> tuple:
+        """Its attribute values (constants), in the kernel's order."""
+        return self._attrs
+
+    @property
+    def on_cpu(self) -> bool:
+        """Whether the kernel runs on the CPU (its results are made ndarrays)."""
+        return self._is_cpu
+
+    @property
+    def replay_inputs(self) -> list[tuple]:
+        """Per kernel input: (kind, Variable or list of them or None, guard or list of guards
+        or None); a guard is the (dtype, place, dims) the input must have."""
+        if self._simple is not None:
+            return [(ArgKind.DENSE, var, (dtype, place, shape))
+                    for var, dtype, place, shape in self._simple[0]]
+        return [(kind, var, guard)
+                for (kind, var), guard in zip(self._spec, self._guards, strict=True)]
+
+    @property
+    def replay_outputs(self) -> list[tuple]:
+        """Per kernel output: (kind, target Variable or list of them or None, dtype, layout)."""
+        if self._simple is not None:
+            out_var, dtype, _place, layout = self._simple[1]
+            return [(ArgKind.DENSE, out_var, dtype, layout)]
+        return list(self._outs)
+
+    @property
+    def simple_inputs(self) -> tuple | None:
+        """A simple runner's inputs (every one a present dense tensor, one dense output):
+        (Variable, dtype, place, dims) each; None for other runners."""
+        simple = self._simple
+        return None if simple is None else simple[0]
+
+    @property
+    def simple_output(self) -> tuple | None:
+        """A simple runner's output: (Variable, dtype, place, layout); None for others."""
+        simple = self._simple
+        return None if simple is None else simple[1]
+
+    def store(self, result) -> None:
+        """Store a kernel's ``result`` in the output Variables as the fast path does."""
+        store_outputs(self.replay_outputs, result, self._ctx.place, self._is_cpu)
+
     def replayed_by(self, segment) -> None:
         """``segment`` (with a ``runs`` counter) replays this op: its runs count as this op's."""
         self._replays.append(segment)
@@ -77,15 +140,13 @@ class BoundRunner:
                 args.append(data)
             try:
                 r = self._fn(self._ctx, *args, *self._attrs)
-            except Exception as exc:  # see _failed
-                raise self._failed(exc) from exc
+            except Exception as exc:  # see kernel_error
+                raise self.kernel_error(exc) from exc
             if r is None:  # the kernel leaves its output as it is (nop)
                 self._fast_runs += 1
                 return None
-            if self._is_cpu and type(r) is not np.ndarray:
-                r = np.asarray(r)
             out_var, dtype, kplace, layout = simple[1]
-            out_var.value = DenseTensor(r, dtype, kplace, layout)
+            out_var.value = dense_output(r, dtype, kplace, layout, self._is_cpu)
             self._fast_runs += 1
             return None
         if self._fast:
@@ -116,29 +177,14 @@ class BoundRunner:
                 args.append(data)
             try:
                 result = self._fn(self._ctx, *args, *self._attrs)
-            except Exception as exc:  # see _failed
-                raise self._failed(exc) from exc
-            outs = self._outs
-            if len(outs) == 1:
-                result = (result,)
-            for (kind, targets, dtype, layout), r in zip(outs, result, strict=False):
-                if targets is None or r is None:  # None: the kernel leaves the output as is
-                    continue
-                if kind is ArgKind.VECTOR:
-                    for v, a in zip(targets, r, strict=False):
-                        if a is None:
-                            continue
-                        v.value = DenseTensor(a if type(a) is np.ndarray or not self._is_cpu
-                                              else np.asarray(a), dtype, self._ctx.place, layout)
-                else:
-                    if self._is_cpu and type(r) is not np.ndarray:
-                        r = np.asarray(r)
-                    targets.value = DenseTensor(r, dtype, self._ctx.place, layout)
+            except Exception as exc:  # see kernel_error
+                raise self.kernel_error(exc) from exc
+            store_outputs(self._outs, result, self._ctx.place, self._is_cpu)
             self._fast_runs += 1
             return None
         return self._slow()
 
-    def _failed(self, exc: Exception) -> Exception:
+    def kernel_error(self, exc: Exception) -> Exception:
         """A kernel's own exception as the error run_impl raises for it (errors.Fatal); the
         project's typed errors pass unchanged.  No raw exception leaves a run."""
         if isinstance(exc, PhiError):
@@ -162,10 +208,8 @@ class BoundRunner:
         if last is None or not last.is_phi or last.transforms or any(
                 from_tensor for from_tensor, _, _ in last.attr_builders):
             return
-        from fluid_compat.operators.with_kernel import OperatorWithKernel
-
         if type(op).compute is not OperatorWithKernel.compute:
-            return  # an operator that adjusts the kernel's outputs (grad_manip_ops): full way
+            return  # an operator that adjusts the kernel's outputs (a FixedGradOp): full way
         kdef = last.phi_kernel.args_def
         if op.info.hooks.share_lod or any(d.lod for d in kdef.inputs + kdef.outputs):
             return  # LoD flows through InferMeta and the kernel: every run goes the full way

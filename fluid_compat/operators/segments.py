@@ -39,6 +39,7 @@ from phi.core.kernel import ArgKind
 from phi.core.tensor import DenseTensor
 
 from fluid_compat.operators.fusion import FusionPass, register_fusion
+from fluid_compat.operators.outputs import dense_output
 from fluid_compat.operators.runner import BoundRunner
 
 __all__ = ["CompiledSegment", "compile_segments"]
@@ -65,47 +66,6 @@ class _Bail(Exception):  # control flow: never leaves the module
         self.index = index
         self.result = result
         self.frame = frame
-
-
-def _armed(runner: BoundRunner) -> bool:
-    return runner._simple is not None or runner._fast
-
-
-def _runner_inputs(runner: BoundRunner) -> list[tuple]:
-    """(kind, Variable or list of them or None, guard or list of guards or None) per input."""
-    if runner._simple is not None:
-        return [(ArgKind.DENSE, var, (dtype, place, shape))
-                for var, dtype, place, shape in runner._simple[0]]
-    return [(kind, var, guard)
-            for (kind, var), guard in zip(runner._spec, runner._guards, strict=True)]
-
-
-def _runner_outputs(runner: BoundRunner) -> list[tuple]:
-    """(kind, target Variable(s) or None, dtype, layout) per kernel output."""
-    if runner._simple is not None:
-        out_var, dtype, _place, layout = runner._simple[1]
-        return [(ArgKind.DENSE, out_var, dtype, layout)]
-    return list(runner._outs)
-
-
-def store_result(runner: BoundRunner, result) -> None:
-    """Store a kernel's ``result`` in the runner's output Variables as its fast path does."""
-    place = runner._ctx.place
-    outs = _runner_outputs(runner)
-    if len(outs) == 1:
-        result = (result,)
-    for (kind, targets, dtype, layout), r in zip(outs, result, strict=False):
-        if targets is None or r is None:  # None: the kernel leaves the output as it is
-            continue
-        if kind is ArgKind.VECTOR:
-            for var, a in zip(targets, r, strict=False):
-                if a is not None:
-                    var.value = DenseTensor(a if type(a) is np.ndarray or not runner._is_cpu
-                                            else np.asarray(a), dtype, place, layout)
-        else:
-            if runner._is_cpu and type(r) is not np.ndarray:
-                r = np.asarray(r)
-            targets.value = DenseTensor(r, dtype, place, layout)
 
 
 def _numpy_dtype(dtype: DataType):
@@ -159,7 +119,7 @@ class _Builder:
         runner = self.runners[index]
         saved = (dict(self.current), dict(self.readers), dict(self.external))
         args = []
-        for kind, var, guard in _runner_inputs(runner):
+        for kind, var, guard in runner.replay_inputs:
             if kind is ArgKind.VECTOR:
                 items = [self._read(v, g) for v, g in zip(var, guard, strict=True)]
                 expr = None if any(i is None or i == "None" for i in items) else (
@@ -171,8 +131,8 @@ class _Builder:
                 return False
             args.append(expr)
         outputs = []
-        place = runner._ctx.place
-        for kind, targets, dtype, layout in _runner_outputs(runner):
+        place = runner.kernel_ctx.place
+        for kind, targets, dtype, layout in runner.replay_outputs:
             if targets is None:
                 outputs.append((kind, None))
                 continue
@@ -199,8 +159,8 @@ class _Builder:
         for i, (args, outputs, _let_go) in enumerate(self.ops):
             runner = self.runners[i]
             metas = [(guard[0], guard[2]) if kind is not ArgKind.VECTOR and guard is not None
-                     else None for kind, _var, guard in _runner_inputs(runner)]
-            bound_fn = bound.bind(runner._fn, runner._ctx, runner._attrs, metas)
+                     else None for kind, _var, guard in runner.replay_inputs]
+            bound_fn = bound.bind(runner.kernel_fn, runner.kernel_ctx, runner.kernel_attrs, metas)
             kind, names = outputs[0]
             inline = getattr(bound_fn, "inline", None)
             if inline is not None and not (
@@ -238,9 +198,9 @@ class _Builder:
                 g[f"f{i}"] = bound_fn
                 call = f"f{i}({', '.join(args)})"
             else:
-                g[f"f{i}"], g[f"c{i}"] = runner._fn, runner._ctx
+                g[f"f{i}"], g[f"c{i}"] = runner.kernel_fn, runner.kernel_ctx
                 attrs = []
-                for k, value in enumerate(runner._attrs):
+                for k, value in enumerate(runner.kernel_attrs):
                     g[f"a{i}_{k}"] = value
                     attrs.append(f"a{i}_{k}")
                 call = f"f{i}(c{i}, {', '.join(args + attrs)})"
@@ -367,7 +327,7 @@ class CompiledSegment:
         self._arm()
 
     def _arm(self) -> bool:
-        if not all(_armed(r) for r in self.members):
+        if not all(r.armed for r in self.members):
             self._fn = None
             return False
         builder = _Builder(self.members, self._releases)
@@ -408,7 +368,7 @@ class CompiledSegment:
             tb = tb.tb_next
         if op is None:  # not raised by a kernel: our own failure
             return exc
-        return self.members[op]._failed(exc)
+        return self.members[op].kernel_error(exc)
 
     def _bail(self, bail: _Bail) -> None:
         """Store what the stretch made so far as the runners would have, run the rest op by op
@@ -422,14 +382,15 @@ class CompiledSegment:
             current: dict[int, tuple] = {}
             for name, (var, dtype, place, layout, op) in self._builder_meta.items():
                 if op < index:
-                    current[id(var)] = (name, var, dtype, place, layout)
-            for name, var, dtype, place, layout in current.values():
+                    current[id(var)] = (name, var, dtype, place, layout, op)
+            for name, var, dtype, place, layout, op in current.values():
                 value = bail.frame.get(name)
-                var.value = None if value is None else DenseTensor(value, dtype, place, layout)
+                var.value = None if value is None else dense_output(
+                    value, dtype, place, layout, self.members[op].on_cpu)
             for runner in self.members[:index + 1]:
                 runner.runs += 1
                 runner.fast_runs += 1
-            store_result(self.members[index], bail.result)
+            self.members[index].store(bail.result)
             done = index + 1
         for runner in self.members[done:]:
             runner()
@@ -462,7 +423,7 @@ def compile_segments(steps: list[tuple]) -> list[tuple]:
 
     for step in steps:
         runner, _release, count = step
-        if count == 1 and isinstance(runner, BoundRunner) and _armed(runner):
+        if count == 1 and isinstance(runner, BoundRunner) and runner.armed:
             run.append(step)
         else:
             flush()

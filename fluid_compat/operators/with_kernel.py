@@ -26,51 +26,15 @@ from fluid_compat.framework.scope import Scope
 from fluid_compat.operators import expected_kernel, pinning  # noqa: F401 - defines the flag
 from fluid_compat.operators.base import OperatorBase
 from fluid_compat.operators.context import ExecutionContext
-from fluid_compat.operators.fluid_kernels.registry import FLUID_REGISTRY_GENERATION
+from fluid_compat.operators.kernel_choice import KernelChoice, generation
 from opmakers.grad import EMPTY_VAR_NAME
 from phi.common.place import Place
 from phi import flags
 from phi.core import trace
 from phi.core.errors import NotFound
-from phi.core.registry import kernel_factory
 from phi.core.tensor import DenseTensor
 
-__all__ = ["KernelChoice", "OperatorBase", "OperatorWithKernel"]
-
-
-
-class KernelChoice:
-    """The decision for one (op instance, input signature): made once, replayed after."""
-
-    __slots__ = (
-        "attr_builders",
-        "attr_values",
-        "dev_ctx",
-        "expected",
-        "fallback",
-        "fluid_kernel",
-        "generation",
-        "infer",
-        "input_slots",
-        "is_phi",
-        "kernel_type",
-        "outputs",
-        "phi_kernel",
-        "place",
-        "records",
-        "signature",
-        "transforms",
-    )
-
-    def __str__(self) -> str:
-        where = "phi" if self.is_phi else "fluid"
-        kernel = self.phi_kernel.key if self.is_phi else self.fluid_kernel.kernel_type
-        fb = " (CPU fallback)" if self.fallback else ""
-        return f"{where} kernel {kernel}{fb}"
-
-
-def _generation() -> tuple[int, int]:
-    return (kernel_factory().generation, FLUID_REGISTRY_GENERATION[0])
+__all__ = ["OperatorBase", "OperatorWithKernel"]
 
 
 class OperatorWithKernel(OperatorBase):
@@ -146,7 +110,7 @@ class OperatorWithKernel(OperatorBase):
         inputs = self._read_inputs(scope)
         key = (place, self._signature_of(inputs), flags.FLAGS["FLAGS_kernel_pins"])
         choice = self._choices.get(key)
-        if choice is None or choice.generation != _generation():
+        if choice is None or choice.generation != generation():
             choice = self.decide(inputs, place)
             self._choices[key] = choice
         elif trace.LEVEL:

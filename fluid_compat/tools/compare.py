@@ -21,20 +21,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
 import attrs
 import numpy as np
-from phi.common.data_type import DataType
 from phi.common.place import to_place
 from phi.core.errors import InvalidArgument, NotFound, PhiError
 
 from fluid_compat.executor import Executor, Program
 from fluid_compat.framework.scope import Scope
-from fluid_compat.operators.shadow import TOLERANCES, Comparison, ShadowRecorder
+from fluid_compat.operators.shadow import ShadowRecorder
 from fluid_compat.operators.with_kernel import OperatorWithKernel
+from fluid_compat.tools.shadow_summary import (
+    OutputComparison,
+    format_number,
+    json_number,
+    summarize,
+)
 
 __all__ = [
     "CompareReport",
@@ -49,59 +53,6 @@ __all__ = [
     "main_compare",
     "summarize",
 ]
-
-
-@attrs.frozen
-class OutputComparison:
-    """One output of one op, over every time the op ran: the largest differences seen."""
-
-    index: int
-    op_type: str
-    slot: str
-    chosen: str
-    other: str
-    dtype: str
-    max_abs: float
-    max_rel: float
-    passed: bool
-    runs: int
-    tolerance: str
-    error: str = ""
-    block: int = 0  # the block of the op (sub-blocks of control-flow ops number their own ops)
-
-    def to_dict(self) -> dict:
-        return {k: _json_number(v) for k, v in attrs.asdict(self).items()}
-
-
-def tolerance_text(dtype: str) -> str:
-    try:
-        tol = TOLERANCES.get(DataType.from_any(dtype)) if dtype else None
-    except (PhiError, ValueError, KeyError):
-        tol = None
-    return "exact" if tol is None else f"rtol {tol[0]:g} atol {tol[1]:g}"
-
-
-def summarize(records: list[Comparison], origins: list | None = None,
-              blocks: dict[int, int] | None = None) -> list[OutputComparison]:
-    """Shadow records grouped per op and output slot, in first-seen order.  ``origins`` (the
-    operator of each record) tells apart ops of different blocks with the same index;
-    ``blocks`` maps ``id(operator)`` to its block."""
-    groups: dict[tuple, list[Comparison]] = {}
-    for i, r in enumerate(records):
-        op = origins[i] if origins is not None else None
-        groups.setdefault((id(op) if op is not None else None, r.index, r.op_type, r.slot),
-                          []).append(r)
-    rows = []
-    for (op_id, index, op_type, slot), rs in groups.items():
-        first = rs[0]
-        errors = sorted({r.error for r in rs if r.error})
-        dtype = next((r.dtype for r in rs if r.dtype), "")
-        rows.append(OutputComparison(
-            index, op_type, slot, first.chosen, first.other, dtype,
-            max(r.max_abs for r in rs), max(r.max_rel for r in rs), all(r.passed for r in rs),
-            len(rs), tolerance_text(dtype), "; ".join(errors),
-            (blocks or {}).get(op_id, 0) if op_id is not None else 0))
-    return rows
 
 
 @attrs.define
@@ -149,21 +100,9 @@ class CompareReport:
             "comparisons": [r.to_dict() for r in self.rows],
             "one_sided": [{"index": i, "op_type": t, "side": s, "block": b}
                           for i, t, s, b in self.one_sided],
-            "reference": [{k: _json_number(v) for k, v in r.items()} for r in self.reference],
+            "reference": [{k: json_number(v) for k, v in r.items()} for r in self.reference],
             "summary": self.summary(),
         }
-
-
-def format_number(x: float) -> str:
-    if isinstance(x, float) and not math.isfinite(x):
-        return str(x)
-    return "0" if x == 0 else f"{x:.3g}"
-
-
-def _json_number(v):
-    if isinstance(v, float) and not math.isfinite(v):
-        return str(v)  # "inf" / "nan": strict JSON has no such numbers
-    return v
 
 
 # -- running --------------------------------------------------------------------------------------
@@ -226,7 +165,7 @@ def _run_shadowed(program: Program, feed: dict, fetch_names: list[str], place, s
 
 def _report(exe: Executor, source: str, place, feed_text: str) -> CompareReport:
     recorder = exe.shadow_report
-    ops = kernel_ops(exe._last_plan.ops) if exe._last_plan is not None else []
+    ops = kernel_ops(exe.last_plan.ops) if exe.last_plan is not None else []
     blocks = {id(op): block for block, op in ops}
     rows = summarize(recorder.records, recorder.origins, blocks)
     compared = {id(op) for op in recorder.origins}
@@ -371,53 +310,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="with one MODEL: a shadow run per .npz feed file in DIR (a sweep)")
 
 
-def _is_sweep(args: argparse.Namespace) -> bool:
-    if args.ray is not None or args.feeds_dir is not None or len(args.model) > 1:
-        return True
-    if len(args.model) == 1:
-        m = args.model[0]
-        return (m.startswith("@") or any(c in m for c in "*?[")
-                or (Path(m).is_dir() and not (Path(m) / "__model__").is_file()))
-    return False
-
-
-def main_sweep(args: argparse.Namespace) -> int:
-    from fluid_compat import scaleout
-    from fluid_compat.tools.run import pins_from_args
-
-    try:
-        pins = pins_from_args(args.pin)
-        if args.feeds_dir is not None:
-            if len(args.model) != 1:
-                raise InvalidArgument("--feeds-dir takes exactly one MODEL")
-            items = scaleout.feed_items(args.model[0], args.feeds_dir)
-        else:
-            items = scaleout.sweep_items(args.model)
-        if args.ray is not None:
-            scaleout.require_ray()
-        progress = (scaleout.stderr_progress if sys.stderr.isatty() and args.format == "table"
-                    else None)
-        result = scaleout.run_sweep(items, use_ray=args.ray is not None, address=args.ray or None,
-                                    place=args.place, pins=pins, seed=args.seed,
-                                    max_failures=args.max_failures, progress=progress)
-    except PhiError as exc:
-        print(f"fluid-compat compare: {exc}", file=sys.stderr)
-        return 2
-    if args.format == "json":
-        print(json.dumps(result.to_dict(), indent=1))
-    else:
-        print("\n".join(scaleout.format_sweep(result)))
-    return 0 if result.ok else 1
-
-
 def main_compare(args: argparse.Namespace) -> int:
     from fluid_compat.tools.run import pins_from_args, place_from_arg
 
     if args.op is not None and args.case is None:
         print("fluid-compat compare: --op needs --case FILE", file=sys.stderr)
         return 2
-    if args.case is None and _is_sweep(args):
-        return main_sweep(args)
     args.model = args.model[0] if args.model else None
     if (args.model is None) == (args.case is None):
         print("fluid-compat compare: give a MODEL_PREFIX or --op TYPE --case FILE",

@@ -197,7 +197,7 @@ def explain_program(program, feed: dict, fetch_names: list[str], *, place="cpu",
     except PhiError as exc:
         error = str(exc)
         failed = exc
-    plan = exe._last_plan or next(iter(exe.plans()), None)
+    plan = exe.last_plan or next(iter(exe.plans()), None)
     ops = []
     if plan is not None:
         _index_ops(program, plan.ops)

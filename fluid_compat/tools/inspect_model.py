@@ -2,7 +2,8 @@
 
     fluid-compat inspect MODEL [--params FILE] [--format text|json]
 
-MODEL is a prefix, a ``.pdmodel`` file or a directory (fluid_compat.inference.locate_model).
+MODEL is a prefix, a ``.pdmodel`` file or a directory (fluid_compat.framework.model_files.
+locate_model).
 Printed: the feeds and fetches (name, shape with -1 for a size known at run time, dtype, LoD
 level), the parameters (tensors, values, bytes, from the program's declarations), the op types
 with their counts over every block, and where each op would run: on phi kernels, on fluid
@@ -119,7 +120,7 @@ def inspect_model(path: str | Path, params: str | Path | None = None) -> dict:
     """:func:`describe` of the model at ``path`` (the program only: parameters are not read)."""
     from fluid_compat.executor import Program
     from fluid_compat.framework import ProgramDesc
-    from fluid_compat.inference import locate_model
+    from fluid_compat.framework.model_files import locate_model
 
     files = locate_model(path, params)
     return describe(Program(ProgramDesc.load(files.model)), source=str(files))

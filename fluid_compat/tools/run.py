@@ -19,7 +19,7 @@ from fluid_compat.inference import load_model, locate_model
 from fluid_compat.tools.progress import ProgressBar
 
 __all__ = ["add_arguments", "feed_constraints", "load_feed", "main_run", "pins_from_args",
-           "place_from_arg", "random_feed", "shadow_report_lines"]
+           "place_from_arg", "random_feed"]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -176,24 +176,6 @@ def load_feed(program, feed_names: list[str], items: list[str], *, prefix: Path 
 RANDOM = "seeded random inputs"
 
 
-def shadow_report_lines(report, limit: int = 20) -> list[str]:
-    """A shadow run's summary and its divergences, one line each."""
-    from fluid_compat.tools.compare import format_number, summarize
-
-    rows = summarize(report.records)
-    bad = [r for r in rows if not r.passed]
-    ops = {(r.index, r.op_type) for r in rows}
-    lines = [(f"shadow: {len(rows)} outputs of {len(ops)} ops compared with the other side, "
-              f"{len(bad)} diverged")]
-    for r in bad[:limit]:
-        lines.append(f"  DIVERGED op #{r.index} {r.op_type}.{r.slot} ({r.dtype}): {r.chosen} vs "
-                     f"{r.other} max abs {format_number(r.max_abs)} max rel "
-                     f"{format_number(r.max_rel)}" + (f" ({r.error})" if r.error else ""))
-    if len(bad) > limit:
-        lines.append(f"  ... and {len(bad) - limit} more (fluid-compat compare lists them all)")
-    return lines
-
-
 #: ops that hand an integer input's values on unchanged (an id reshaped or cast is still an id)
 _PASS_THROUGH = frozenset((
     "reshape", "reshape2", "unsqueeze", "unsqueeze2", "squeeze", "squeeze2", "cast", "assign",
@@ -303,51 +285,6 @@ def _feed_text(feed: dict, constraints: dict) -> str:
     return ", ".join(parts)
 
 
-def main_dataset(args: argparse.Namespace) -> int:
-    """``run MODEL --dataset PATH [--ray]``: every row of the dataset, outputs beside it."""
-    from fluid_compat import scaleout
-
-    if args.model is None:
-        print("fluid-compat run: --dataset needs a MODEL_PREFIX", file=sys.stderr)
-        return 2
-    problem = _dataset_problem(args.dataset)
-    if problem:
-        print(f"fluid-compat run: --dataset {args.dataset}: {problem}", file=sys.stderr)
-        return 2
-    try:
-        if args.ray is not None:
-            scaleout.require_ray()
-        stats = scaleout.run_dataset(args.model, args.dataset, use_ray=args.ray is not None,
-                                     address=args.ray or None, place=args.place,
-                                     concurrency=args.concurrency)
-    except PhiError as exc:
-        print(f"fluid-compat run: {exc}", file=sys.stderr)
-        return 2
-    except (OSError, ValueError) as exc:  # a row file that numpy cannot read
-        print(f"fluid-compat run: --dataset {args.dataset}: {exc}", file=sys.stderr)
-        return 1
-    where = "on Ray" if args.ray is not None else "in this process"
-    print(f"{stats['rows']} rows {where} in {stats['seconds']:.2f} s "
-          f"({stats['rows_per_s']:.1f} rows/s); outputs: {stats['outputs']}")
-    return 0
-
-
-def _dataset_problem(path: Path) -> str | None:
-    """Why ``--dataset PATH`` cannot be read, in words; None when it can be tried."""
-    if not path.exists():
-        return "no such file or directory"
-    if path.is_dir():
-        return None
-    if path.suffix != ".parquet":
-        return ("a file, and not a Parquet one (.parquet): a dataset is a directory of row "
-                "files (<row>.npy or <row>.npz) or a Parquet file")
-    import importlib.util
-
-    if importlib.util.find_spec("pyarrow") is None:
-        return "Parquet datasets need pyarrow, which is not installed: `pip install pyarrow`"
-    return None
-
-
 def _out_problem(out: Path) -> str | None:
     """Why ``--out DIR`` cannot take the outputs; None when it can (made when missing)."""
     if out.exists() and not out.is_dir():
@@ -370,8 +307,6 @@ def _latency_line(times: list[float]) -> str:
 
 
 def main_run(args: argparse.Namespace) -> int:
-    if getattr(args, "dataset", None) is not None:
-        return main_dataset(args)
     if getattr(args, "ray", None) is not None:
         print("fluid-compat run: --ray goes with --dataset", file=sys.stderr)
         return 2
@@ -477,6 +412,8 @@ def main_run(args: argparse.Namespace) -> int:
     if pins:
         print("pins: " + ", ".join(f"{k}={v}" for k, v in pins.items()))
     if exe.shadow_report is not None:
+        from fluid_compat.tools.shadow_summary import shadow_report_lines
+
         for line in shadow_report_lines(exe.shadow_report):
             print(line)
     if args.out is not None:

@@ -151,7 +151,7 @@ def main_train(args: argparse.Namespace) -> int:
         print(f"fluid-compat train: {exc}", file=sys.stderr)
         return 2
     if exe.shadow_report is not None:
-        from fluid_compat.tools.run import shadow_report_lines
+        from fluid_compat.tools.shadow_summary import shadow_report_lines
 
         print("\n".join(shadow_report_lines(exe.shadow_report)))
     if args.save is not None:

@@ -206,6 +206,11 @@ class KernelFactory:
         self._cache.clear()
         self.generation += 1
 
+    def is_builtin(self, fn: Callable) -> bool:
+        """Whether kernel function ``fn`` is one of phi's own (defined in a built-in kernel
+        module, as ``register`` tells them), not a plug-in's or a test's."""
+        return getattr(fn, "__module__", None) in self._index.modules
+
     def has_kernel(self, name: str) -> bool:
         return name in self._kernels or name in self._index.pending or name in self._deferred
 
