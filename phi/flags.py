@@ -220,3 +220,43 @@ define_flag(
     "name's first lookup instead of when its module registers it; 0 builds at registration "
     "(turning it off at run time builds every pending one). Results are the same.",
 )
+
+
+# The kernels' own switches (phi.kernels reads them; defined here so that reading or setting one
+# needs no kernel module imported): the compiled loops and their builds, scratch buffers, the
+# convolution / gelu / rnn fast paths, and the seeds of draws without a seed of their own.
+define_flag("FLAGS_kernel_aot", bool, True,
+            "The compiled loops from their ahead-of-time build (fluid-compat "
+            "build-kernels) when one matches this machine: numba is not imported; off, "
+            "or no build: numba's JIT.")
+define_flag("FLAGS_kernel_numba", bool, True,
+            "Compiled (numba) loops for depthwise convolution, Winograd transforms, "
+            "pooling and the conv_bn epilogue when numba is installed or the loops are "
+            "built ahead of time, and for layer_norm, gelu and softmax when they are "
+            "built; off: the numpy path.")
+define_flag("FLAGS_kernel_threads", int, 1,
+            "Threads the compiled loops split their channels over (the caller and "
+            "kernel_threads - 1 helpers, one caller at a time); 1: the caller's thread "
+            "only.")
+define_flag("FLAGS_kernel_scratch", bool, False,
+            "Kernels' large intermediates (im2col columns, Winograd transforms) in "
+            "per-thread reusable buffers instead of fresh arrays.")
+define_flag("FLAGS_gelu_fast_erf", bool, True,
+            "gelu (exact form) with one fitted erfc formula instead of fdlibm's erf.")
+define_flag("FLAGS_conv_winograd", bool, True,
+            "3x3 stride-1 convolutions over large maps as Winograd F(2x2, 3x3).")
+define_flag("FLAGS_conv_1x1_gemm", bool, True,
+            "1x1 stride-1 unpadded convolutions as one GEMM on the input's own view.")
+define_flag("FLAGS_conv_im2col_blocks", bool, True,
+            "With the compiled im2col, wide maps (ResNet's 7x7/2 stem) are convolved a "
+            "block of output rows at a time (columns that stay in cache between the "
+            "im2col and the GEMM); off: the whole map's columns, then one GEMM.")
+define_flag("FLAGS_graph_sampler_seed", int, 0,
+            "Seed of the graph samplers (Paddle draws from std::random_device).")
+define_flag("FLAGS_random_op_seed", int, 0,
+            "Seed of rrelu / gaussian_inplace / dirichlet / gumbel_softmax draws when the op "
+            "has no seed of its own (0: fresh entropy, as Paddle's global generator).")
+define_flag("FLAGS_kernel_rnn_fast", bool, True,
+            "The rnn kernel's fast path on numpy (a layer's directions stepped together, "
+            "in-place gate arithmetic, no per-step masking); off: the reference path, "
+            "one direction and step at a time.  Both give the same values.")

@@ -39,7 +39,7 @@ import numpy as np
 from phi import flags
 from phi.common.data_type import DataType
 from phi.core.tensor import DenseTensor
-from phi.kernels import jit
+from phi.kernels.funcs import jit
 
 from fluid_compat.operators.runner import BoundRunner
 

@@ -111,7 +111,6 @@ MODULES: tuple[str, ...] = (
     "sparse.softmax",
     "sparse.matmul",
     # oneDNN kernels (ONEDNN backend): the fused ops of Paddle Inference's CPU passes
-    "onednn_post_ops",  # their activation post-ops and fused reshapes (registers nothing)
     "fused_conv2d",  # fused_conv2d, fused_conv3d
     "fused_matmul",
     "fused_elementwise",  # fused_elementwise_add / _sub / _mul / _div
@@ -140,9 +139,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'phi.kernels' has no attribute {name!r}")
 
 
-# _jit_loops: through jit.kernels() only (it imports numba)
-_OTHER = ("funcs", "cpu_random", "libm", "poly_overlap", "special", "stl_sort",
-          "unary2_special", "windows", "jit", "aot", "scratch")
+_OTHER = ("funcs",)
 
 
 def _install() -> None:

@@ -4,14 +4,13 @@ paddle/phi/kernels/cpu/activation_kernel.cc, funcs/activation_functor.h)."""
 from __future__ import annotations
 
 import numpy as np
-from phi import flags
 from phi.common.data_type import DataType
 from phi.core.bound import binds
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels import jit
+from phi.kernels.funcs import jit
 from phi.kernels.funcs import as_array, half_op, quiet
-from phi.kernels.special import erf64
+from phi.kernels.funcs.special import erf64
 from phi.flags import FLAGS
 
 __all__ = ["elu", "exp", "gelu", "hardsigmoid", "leaky_relu", "mish", "relu", "relu6", "sigmoid",
@@ -212,8 +211,6 @@ def gelu(ctx, x: Tensor, approximate: bool) -> Tensor:
         return as_array(xp, ctx.astype(out, dtype))
 
 
-flags.define_flag("FLAGS_gelu_fast_erf", bool, True,
-                  "gelu (exact form) with one fitted erfc formula instead of fdlibm's erf.")
 
 
 # P(s), s = 2t - 1, t = 1 / (1 + z/2): erfc(z) = t exp(P(s) - z^2) for z >= 0 (the form of

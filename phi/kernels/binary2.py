@@ -132,7 +132,7 @@ def atan2(ctx, x: Tensor, y: Tensor) -> Tensor:
     if via is not None:
         x, y = ctx.astype(x, via), ctx.astype(y, via)
         if xp is np:  # atan2f itself, one value at a time: integer atan2 is rare and small
-            from phi.kernels.libm import libm_atan2
+            from phi.kernels.funcs.libm import libm_atan2
 
             return ctx.astype(libm_atan2(x, y), DataType.FLOAT64)
     with quiet(xp):

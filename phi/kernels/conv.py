@@ -66,11 +66,11 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.nn import (check_conv_groups, conv_out_size, is_channel_last,
                               resolve_conv_padding)
-from phi.kernels import jit
+from phi.kernels.funcs import jit
 from phi.kernels.funcs import prod
-from phi.kernels.scratch import FLAG as _SCRATCH_FLAG
-from phi.kernels.scratch import scratch
-from phi.kernels.windows import overhang, strided_view
+from phi.kernels.funcs.scratch import FLAG as _SCRATCH_FLAG
+from phi.kernels.funcs.scratch import scratch
+from phi.kernels.funcs.windows import overhang, strided_view
 
 FLAGS = flags.FLAGS
 
@@ -140,18 +140,10 @@ def im2col(xp, x, ksize, strides, pads, dilations, out_sizes):
 
 
 _WINOGRAD_FLAG = "FLAGS_conv_winograd"
-flags.define_flag(_WINOGRAD_FLAG, bool, True,
-                  "3x3 stride-1 convolutions over large maps as Winograd F(2x2, 3x3).")
 
 _GEMM_1X1_FLAG = "FLAGS_conv_1x1_gemm"
-flags.define_flag(_GEMM_1X1_FLAG, bool, True,
-                  "1x1 stride-1 unpadded convolutions as one GEMM on the input's own view.")
 
 _BLOCK_FLAG = "FLAGS_conv_im2col_blocks"
-flags.define_flag(_BLOCK_FLAG, bool, True,
-                  "With the compiled im2col, wide maps (ResNet's 7x7/2 stem) are convolved a "
-                  "block of output rows at a time (columns that stay in cache between the "
-                  "im2col and the GEMM); off: the whole map's columns, then one GEMM.")
 _BLOCK_BYTES = 1 << 20
 _BLOCK_MIN_COLUMNS = 1024
 

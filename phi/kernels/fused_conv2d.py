@@ -27,7 +27,7 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.conv import conv_compute
 from phi.kernels.funcs import quiet
-from phi.kernels.onednn_post_ops import apply_activation
+from phi.kernels.funcs.onednn_post_ops import apply_activation
 
 __all__ = ["fused_conv", "fused_conv2d", "fused_conv3d"]
 

@@ -26,7 +26,7 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import quiet
 from phi.kernels.matmul import matmul
-from phi.kernels.onednn_post_ops import apply_activation, reshape_dims
+from phi.kernels.funcs.onednn_post_ops import apply_activation, reshape_dims
 
 __all__ = ["fused_matmul"]
 

@@ -18,7 +18,7 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import quiet
-from phi.kernels.onednn_post_ops import reshape_dims, squeeze_dims, unsqueeze_dims
+from phi.kernels.funcs.onednn_post_ops import reshape_dims, squeeze_dims, unsqueeze_dims
 
 __all__ = ["fused_transpose"]
 

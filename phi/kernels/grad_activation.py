@@ -22,8 +22,8 @@ from phi.common.scalar import Scalar
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import as_array, quiet, to_half
-from phi.kernels.special import erf64
-from phi.kernels.unary2_special import _ZETA_A, bessel, digamma64
+from phi.kernels.funcs.special import erf64
+from phi.kernels.funcs.special import ZETA_A, bessel, digamma64
 
 __all__: list[str] = []
 
@@ -78,7 +78,7 @@ def _zeta(xp, s: float, q):
     w = a
     tail = total + b * w / (x - t(1)) - t(0.5) * b
     fact, k = t(1), t(0)
-    for coeff in _ZETA_A:
+    for coeff in ZETA_A:
         fact = fact * (x + k)
         b = b / w
         term = fact * b / t(coeff)

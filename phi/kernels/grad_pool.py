@@ -34,7 +34,7 @@ from phi.core.registry import register_kernel
 from phi.infermeta.nn import adaptive_bounds, is_channel_last, resolve_pool_padding
 from phi.kernels.funcs import quiet
 from phi.kernels.pooling import _divisor
-from phi.kernels.windows import overhang
+from phi.kernels.funcs.windows import overhang
 
 __all__ = ["pool_grad_compute", "pool_window_grad"]
 

@@ -38,8 +38,6 @@ _ANY = {"dtype": DataType.ALL_DTYPE}
 _INDEX_INPUTS = {"src_index": _ANY, "dst_index": _ANY}
 _COUNT_OUT = {1: {"dtype": DataType.INT32}}
 
-flags.define_flag("FLAGS_graph_sampler_seed", int, 0,
-                  "Seed of the graph samplers (Paddle draws from std::random_device).")
 
 
 def _mean_divide(out, counts) -> None:

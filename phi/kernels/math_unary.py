@@ -25,7 +25,7 @@ from phi.kernels.funcs import (
     quiet,
     scalar_as,
 )
-from phi.kernels.special import erf64
+from phi.kernels.funcs.special import erf64
 
 __all__ = ["abs", "ceil", "clip", "erf", "floor", "isfinite", "isinf", "isnan", "log", "pow",
            "round", "rsqrt", "sign", "sqrt"]

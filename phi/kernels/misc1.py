@@ -34,9 +34,6 @@ __all__ = ["alloc_float_status", "check_numerics", "clear_float_status", "dirich
 F = ["float32", "float64"]
 HALF = (DataType.FLOAT16, DataType.BFLOAT16)
 
-flags.define_flag("FLAGS_random_op_seed", int, 0,
-                  "Seed of rrelu / gaussian_inplace / dirichlet / gumbel_softmax draws when the op "
-                  "has no seed of its own (0: fresh entropy, as Paddle's global generator).")
 
 
 def _rng(seed: int = 0) -> np.random.Generator:
@@ -176,7 +173,7 @@ def gaussian_inplace(ctx, x: Tensor, mean: float, std: float, seed: int) -> Tens
     std::normal_distribution<T>(mean, std) (libstdc++'s Marsaglia polar method) over a fresh
     mt19937_64 seeded with ``seed``, or over the process-wide engine for seed 0
     (cpu_random.global_engine: paddle.seed(FLAGS_random_op_seed))."""
-    from phi.kernels.cpu_random import MT19937_64, global_engine, normal
+    from phi.kernels.funcs.cpu_random import MT19937_64, global_engine, normal
 
     engine = MT19937_64(seed) if seed else global_engine()
     out = normal(engine, int(np.prod(x.shape, dtype=np.int64)), mean, std, x.dtype)
@@ -191,7 +188,7 @@ def dirichlet(ctx, alpha: Tensor) -> Tensor:
     process-wide engine (cpu_random.global_engine), one gamma after another in alpha's order
     (_gamma_sample), each at least T's smallest normal; the sum along the last axis one value
     after another in T, then gamma / sum."""
-    from phi.kernels.cpu_random import global_engine
+    from phi.kernels.funcs.cpu_random import global_engine
 
     a = np.asarray(ctx.to_host(alpha))
     if a.size == 0:
@@ -213,7 +210,7 @@ def dirichlet(ctx, alpha: Tensor) -> Tensor:
 
 def _c_log(v):
     """std::log of one value of T (the C library's logf / log)."""
-    from phi.kernels.libm import libm_log
+    from phi.kernels.funcs.libm import libm_log
 
     return libm_log(np.asarray(v))[()]
 
@@ -229,7 +226,7 @@ class _CanonicalStream:
 
     def next(self):
         if self._pos == len(self._buf):
-            from phi.kernels.cpu_random import uniform_real
+            from phi.kernels.funcs.cpu_random import uniform_real
 
             self._buf = list(uniform_real(self._engine, 312, 0.0, 1.0, self._dtype))
             self._pos = 0
@@ -256,7 +253,7 @@ def _gamma_sample(alpha, draws: _CanonicalStream):
     generator): alpha < 1 boosted by one uniform, then Marsaglia and Tsang's acceptance-
     rejection with standard normals and uniforms; arithmetic in T, the C++ float literals
     (1/3, 0.0331) as floats even for double."""
-    from phi.kernels.libm import libm_pow
+    from phi.kernels.funcs.libm import libm_pow
 
     t = type(alpha)
     f32 = np.float32
@@ -335,8 +332,8 @@ def gumbel_softmax(ctx, x: Tensor, temperature: float, hard: bool, axis: int) ->
                               f"are greater than 6 in CPU mode, but received rank {v.ndim}.")
     ax = axis + v.ndim if axis < 0 else axis
     t = v.dtype.type
-    from phi.kernels.cpu_random import global_engine, uniform_real
-    from phi.kernels.libm import libm_exp, libm_log
+    from phi.kernels.funcs.cpu_random import global_engine, uniform_real
+    from phi.kernels.funcs.libm import libm_exp, libm_log
 
     with np.errstate(all="ignore"):
         # std::uniform_real_distribution<T>(0.00001, 1) over the process-wide engine, in x's

@@ -177,7 +177,7 @@ def greedy_nms(boxes, nms_threshold, eta, normalized: bool) -> list[int]:
 def greedy_poly_nms(boxes, nms_threshold, eta) -> list[int]:
     """greedy_nms for polygons (8 / 16 / 24 / 32 coordinates): Paddle's PolyIoU, one pair at a
     time (``normalized`` plays no part for polygons in Paddle)."""
-    from phi.kernels.poly_overlap import poly_iou
+    from phi.kernels.funcs.poly_overlap import poly_iou
 
     real = boxes.dtype.type
     threshold, eta = real(nms_threshold), real(eta)

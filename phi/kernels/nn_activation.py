@@ -70,8 +70,8 @@ def _dropout_mask(ctx, shape, p: float, seed_tensor, seed: int, fix_seed: bool):
     """Keep-mask (uint8, 1 = kept) drawn with P(drop) = p, as Paddle draws it: one
     std::uniform_real_distribution<float>(0, 1) value per element from an mt19937_64 seeded
     with the Seed tensor, else ``seed`` when ``fix_seed``, else the process-wide generator
-    (phi/kernels/cpu_random.py): with a seed, Paddle's own mask."""
-    from phi.kernels.cpu_random import engine_for, uniform_real
+    (phi/kernels/funcs/cpu_random.py): with a seed, Paddle's own mask."""
+    from phi.kernels.funcs.cpu_random import engine_for, uniform_real
 
     xp = ctx.xp
     seed_data = 0

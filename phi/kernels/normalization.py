@@ -13,7 +13,7 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels import jit
+from phi.kernels.funcs import jit
 from phi.kernels.funcs import as_array, prod, quiet
 
 __all__ = ["group_norm", "instance_norm", "layer_norm"]

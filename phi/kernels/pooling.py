@@ -42,9 +42,9 @@ from phi.infermeta.nn import (
     pool_output_size,
     resolve_pool_padding,
 )
-from phi.kernels import jit
+from phi.kernels.funcs import jit
 from phi.kernels.funcs import prod, quiet
-from phi.kernels.windows import overhang, strided_view
+from phi.kernels.funcs.windows import overhang, strided_view
 
 __all__ = ["pool2d", "pool3d", "pool_adaptive", "pool_compute", "pool_fixed"]
 

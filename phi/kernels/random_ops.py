@@ -3,7 +3,7 @@ truncated_gaussian_random, randint(_with_seed), randperm, uniform_inplace, berno
 multinomial, exponential, poisson, dropout_nd and class_center_sample (Paddle's
 paddle/phi/kernels/cpu/*_kernel.cc).
 
-Ops with a seed draw Paddle's own stream (phi/kernels/cpu_random.py), so a non-zero seed gives
+Ops with a seed draw Paddle's own stream (phi/kernels/funcs/cpu_random.py), so a non-zero seed gives
 Paddle's numbers: uniform(_raw), uniform_inplace, gaussian, dropout_nd, and randint (see
 ``randint_with_seed``).  Ops Paddle runs on its process-wide generator (bernoulli,
 multinomial, exponential, poisson, randperm, and any seed 0) draw from a fresh engine: the
@@ -22,9 +22,9 @@ from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.cpu_random import MT19937_64, engine_for, normal, uniform_int, uniform_real
+from phi.kernels.funcs.cpu_random import MT19937_64, engine_for, normal, uniform_int, uniform_real
 from phi.kernels.funcs import cast_array
-from phi.kernels.unary2_special import ndtri64
+from phi.kernels.funcs.special import ndtri64
 
 __all__ = ["bernoulli", "class_center_sample", "dropout_nd", "exponential", "gaussian",
            "multinomial", "poisson", "randint", "randint_with_seed", "randperm",

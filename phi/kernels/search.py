@@ -5,7 +5,7 @@ Orders follow Paddle 2.6.2 as its wheel computes them: argmax / argmin skip NaN 
 first extreme; topk and argsort put NaN above every number (first when descending or largest,
 last otherwise).  Equal values come in the order libstdc++'s unstable algorithms leave them
 (Paddle's CPU kernels sort (value, index) pairs with std::sort / nth_element / partial_sort): on
-numpy, the rows holding equal values are redone by `phi.kernels.stl_sort`; other devices keep
+numpy, the rows holding equal values are redone by `phi.kernels.funcs.stl_sort`; other devices keep
 index order, as Paddle's GPU kernels (stable radix sorts) do.
 """
 
@@ -16,7 +16,7 @@ from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels import stl_sort
+from phi.kernels.funcs import stl_sort
 from phi.kernels.funcs import as_array
 
 __all__ = ["argmax", "argmin", "argsort", "topk", "where"]

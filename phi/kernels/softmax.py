@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels import jit
+from phi.kernels.funcs import jit
 from phi.kernels.funcs import as_array, owned, quiet
 
 __all__ = ["softmax"]

@@ -13,7 +13,7 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.reduce_ext import check_kth, median_out_dims
 from phi.infermeta.unary import reduce_axes
-from phi.kernels import stl_sort
+from phi.kernels.funcs import stl_sort
 from phi.kernels.funcs import (COMPLEX, INTEGERS, as_array, half_op, owned, prod, quiet, to_half,
                                trunc_divide)
 from phi.kernels.reduce import _nan_skipping, _reduce, half_row_sums

@@ -19,7 +19,7 @@ from phi.core.errors import PreconditionNotMet
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import COMPLEX, as_array, half_op, owned, quiet
-from phi.kernels.unary2_special import bessel, digamma64, lgamma64, ndtri64, zeta64
+from phi.kernels.funcs.special import bessel, digamma64, lgamma64, ndtri64, zeta64
 
 __all__ = ["angle", "as_complex", "as_real", "brelu", "celu", "complex", "conj", "imag", "logit",
            "polygamma", "real", "selu", "soft_relu", "softplus", "softshrink", "stanh",
@@ -96,7 +96,7 @@ def _int_to_float_kernel(name: str, fn):
 
 
 def _copy(ctx, x: Tensor) -> Tensor:
-    """x itself (trunc of an integer; conj of a real tensor)."""
+    """x itself (trunc of an integer)."""
     return owned(ctx.xp, x)
 
 
@@ -235,7 +235,12 @@ def conj(ctx, x: Tensor) -> Tensor:
     return as_array(ctx.xp, ctx.xp.conj(x))
 
 
-register_kernel("conj", ("CPU", "GPU"), dtypes=F + INTS)(_copy)
+def _conj_real(ctx, x: Tensor) -> Tensor:
+    """x itself (conj of a real tensor)."""
+    return owned(ctx.xp, x)
+
+
+register_kernel("conj", ("CPU", "GPU"), dtypes=F + INTS)(_conj_real)
 
 
 def _part(ctx, x, imag_part: bool):

@@ -24,7 +24,7 @@ from phi.infermeta.window import (
 )
 from phi.kernels.conv import im2col
 from phi.kernels.conv_transpose import col2im
-from phi.kernels.windows import overhang
+from phi.kernels.funcs.windows import overhang
 
 __all__ = [
     "fold",

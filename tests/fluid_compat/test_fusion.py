@@ -301,7 +301,7 @@ def test_compiled_epilogue_equals_op_by_op(depthwise, residual, act, threads, mo
     # after the compiled depthwise loop or Winograd, the compiled bn_affine_act (with a
     # residual bn_affine_add_act) writes y * new_scale + new_bias (+ res) (+ act): the bits of
     # op by op, split over threads or not
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
 
     loops = jit.kernels()
     if loops is None:
@@ -445,7 +445,7 @@ def test_misaligned_statistics_take_numpys_passes(monkeypatch):
     # the compiled epilogue takes aligned arrays only (the ahead-of-time build refuses others
     # and may have no JIT behind it): a misaligned statistic runs the epilogue as numpy's
     # passes, with op by op's result
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
 
     loops = jit.kernels()
     if loops is None:

@@ -307,7 +307,7 @@ def test_conv(numba, gemm_1x1):
 def test_bound_conv_reads_its_flags_on_every_call(monkeypatch):
     # bound with the 1x1 GEMM and the compiled loops on; switched off afterwards, the same
     # bound forms leave those paths (and still give the kernel's bits)
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
 
     x1, w1 = _conv_case((1, 6, 5, 4), (8, 6, 1, 1))
     xd, wd = _conv_case((1, 5, 9, 8), (5, 1, 3, 3))

@@ -20,7 +20,7 @@ def _iou(a, b, normalized: bool):
         from phi.kernels.nms import jaccard
 
         return jaccard(a, b, normalized)
-    from phi.kernels.poly_overlap import poly_iou
+    from phi.kernels.funcs.poly_overlap import poly_iou
 
     return poly_iou(a, b)
 

@@ -14,7 +14,7 @@ from phi.core.errors import InvalidArgument, NotFound, PreconditionNotMet, Unimp
 from phi.core.selected_rows import SelectedRows, is_selected_rows
 from phi.core.sparse_tensor import is_sparse
 from phi.core.tensor import DenseTensor
-from phi.kernels.cpu_random import engine_for
+from phi.kernels.funcs.cpu_random import engine_for
 from phi.kernels.funcs import cast_array
 
 from fluid_compat.framework.errors import ProgramFileError

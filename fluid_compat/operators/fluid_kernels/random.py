@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.kernels.cpu_random import engine_for, uniform_real
+from phi.kernels.funcs.cpu_random import engine_for, uniform_real
 from phi.kernels.random_ops import _diag, _uniform_values
 
 from fluid_compat.framework.op_registry import op_hooks

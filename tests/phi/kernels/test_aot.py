@@ -1,5 +1,5 @@
-"""The ahead-of-time build of the compiled loops (phi.kernels.aot): built once into a temporary
-cache, it loads without numba's JIT and gives the JIT loops' results bit for bit."""
+"""The ahead-of-time build of the compiled loops (phi.kernels.funcs.aot): built once into a
+temporary cache, it loads without numba's JIT and gives the JIT loops' results bit for bit."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from phi.flags import get_flags, set_flags
-from phi.kernels import aot, jit
+from phi.kernels.funcs import aot, jit
 
 pytest.importorskip("numba.pycc", reason="numba is not installed")
-from phi.kernels import _jit_loops  # after the skip: it imports numba
+from phi.kernels.funcs import _jit_loops  # after the skip: it imports numba
 
 ROOT = Path(__file__).resolve().parents[3]
 RNG = np.random.default_rng(20261127)
@@ -411,7 +411,8 @@ def test_a_process_with_the_build_never_imports_numba(cache):
 from types import SimpleNamespace
 import numpy as np
 from phi.common.int_array import IntArray
-from phi.kernels import conv, jit, pooling
+from phi.kernels import conv, pooling
+from phi.kernels.funcs import jit
 ctx, rng = SimpleNamespace(xp=np), np.random.default_rng(0)
 x = rng.standard_normal((1, 8, 14, 14)).astype(np.float32)
 conv.conv2d(ctx, x, rng.standard_normal((8, 8, 3, 3)).astype(np.float32), [1, 1], [1, 1],

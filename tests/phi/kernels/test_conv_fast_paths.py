@@ -22,7 +22,8 @@ import pytest
 from phi.common.int_array import IntArray
 from phi.flags import get_flags, set_flags
 from phi.kernels import conv as conv_kernels
-from phi.kernels import jit, pooling
+from phi.kernels import pooling
+from phi.kernels.funcs import jit
 from phi.kernels.conv import conv_geometry
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -615,7 +616,8 @@ def test_compiled_im2col_stays_inside_its_arrays(tmp_path):
     # here: the columns it lands in are zeroed after)
     code = textwrap.dedent("""
         import numpy as np
-        from phi.kernels import conv, jit
+        from phi.kernels import conv
+        from phi.kernels.funcs import jit
         assert jit.built() is None
         loops = jit.kernels()
         rng = np.random.default_rng(0)

@@ -9,7 +9,7 @@ last-axis softmax as one call each (phi.kernels.normalization, activation, softm
 the ahead-of-time build only, ``built``).
 With the flag off, or without numba, every kernel runs its numpy path, which stays complete.
 When ``fluid-compat build-kernels`` has built the loops ahead of time for this machine
-(``phi.kernels.aot``, ``FLAGS_kernel_aot``), that build is used instead and numba is not
+(``phi.kernels.funcs.aot``, ``FLAGS_kernel_aot``), that build is used instead and numba is not
 imported (it is not even needed then): the same code, ~10 MB instead of ~110.
 
 numba is imported on the first call that wants it (a program without those kernels never pays
@@ -27,12 +27,12 @@ What the user is told: numba's first compile of the loops (a cold cache: a fresh
 an edited ``_jit_loops.py``, another numba) takes seconds to tens of seconds, so the moment
 one of them really compiles (numba's ``numba:compile`` event, which fires only when its cache
 has no machine code for the call) one INFO record, ``NOTICE``, goes to the
-``phi.kernels.jit`` logger, once per process: never for loops loaded from numba's cache, nor
+``phi.kernels.funcs.jit`` logger, once per process: never for loops loaded from numba's cache, nor
 with the ahead-of-time build (numba is not even imported then), nor while ``fluid-compat
 build-kernels`` compiles them.  Library code prints nothing: with logging unconfigured an INFO
 record shows nowhere; ``enable_notices()`` (the command line calls it) writes the bare message
 to stderr; an application silences it with
-``logging.getLogger("phi.kernels.jit").setLevel(logging.WARNING)``.  ``path_taken()`` and
+``logging.getLogger("phi.kernels.funcs.jit").setLevel(logging.WARNING)``.  ``path_taken()`` and
 ``path_summary()`` say which path the kernels ran (numpy, numba's JIT, the ahead-of-time
 build).
 """
@@ -45,7 +45,7 @@ import threading
 import numpy as np
 
 from phi import flags
-from phi.kernels import aot
+from phi.kernels.funcs import aot
 
 __all__ = ["COMPILE_SECONDS", "DTYPES", "FLAG", "LOGGER", "NOTICE", "PATHS", "THREADS_FLAG",
            "built", "contiguous", "enable_notices", "jit_loops", "kernels", "path_summary",
@@ -54,16 +54,7 @@ __all__ = ["COMPILE_SECONDS", "DTYPES", "FLAG", "LOGGER", "NOTICE", "PATHS", "TH
 DTYPES = aot.DTYPES  # the dtypes the compiled loops take (one table for both builds)
 
 FLAG = "FLAGS_kernel_numba"
-flags.define_flag(FLAG, bool, True,
-                  "Compiled (numba) loops for depthwise convolution, Winograd transforms, "
-                  "pooling and the conv_bn epilogue when numba is installed or the loops are "
-                  "built ahead of time, and for layer_norm, gelu and softmax when they are "
-                  "built; off: the numpy path.")
 THREADS_FLAG = "FLAGS_kernel_threads"
-flags.define_flag(THREADS_FLAG, int, 1,
-                  "Threads the compiled loops split their channels over (the caller and "
-                  "kernel_threads - 1 helpers, one caller at a time); 1: the caller's thread "
-                  "only.")
 FLAGS = flags.FLAGS
 
 _LOCK = threading.Lock()
@@ -75,8 +66,8 @@ _BUILT: list = []  # [the ahead-of-time build or None] once looked for by built(
 
 def kernels():
     """The compiled loops when ``FLAGS_kernel_numba`` is on: their ahead-of-time build
-    (``phi.kernels.aot``) when ``FLAGS_kernel_aot`` is on and one matches this machine, else
-    the JIT module ``phi.kernels._jit_loops`` when numba imports, else None."""
+    (``phi.kernels.funcs.aot``) when ``FLAGS_kernel_aot`` is on and one matches this machine, else
+    the JIT module ``phi.kernels.funcs._jit_loops`` when numba imports, else None."""
     if not FLAGS[FLAG]:
         return None
     use_aot = FLAGS[aot.FLAG]
@@ -127,14 +118,14 @@ def contiguous(a):
 
 
 def jit_loops():
-    """numba's JIT module ``phi.kernels._jit_loops`` (imported on the first call), or None
+    """numba's JIT module ``phi.kernels.funcs._jit_loops`` (imported on the first call), or None
     when numba does not import."""
     if _JIT_STATE:
         return _JIT_STATE[0]
     with _JIT_LOCK:
         if not _JIT_STATE:
             try:
-                from phi.kernels import _jit_loops
+                from phi.kernels.funcs import _jit_loops
             except Exception:  # numba absent or broken: the numpy path
                 _JIT_STATE.append(None)
             else:
@@ -145,7 +136,7 @@ def jit_loops():
 
 # ---- what the user is told: the first compile, and the path that ran (module doc) -------------
 
-LOGGER = "phi.kernels.jit"
+LOGGER = "phi.kernels.funcs.jit"
 """The logger of the compile notice (INFO)."""
 
 COMPILE_SECONDS = 15
@@ -251,7 +242,7 @@ PATHS = ("numpy", "JIT", "ahead-of-time build")
 
 def path_taken() -> str:
     """Which path the compiled-loop kernels took in this process so far: ``"ahead-of-time
-    build"`` (``phi.kernels.aot``), ``"JIT"`` (numba's), both joined by ``" + "`` (the build
+    build"`` (``phi.kernels.funcs.aot``), ``"JIT"`` (numba's), both joined by ``" + "`` (the build
     handed an argument it does not take to the JIT), or ``"numpy"`` (no compiled loop ran:
     numba absent, FLAGS_kernel_numba off, or no kernel that has one).  Never imports numba."""
     taken = []

@@ -32,9 +32,6 @@ from phi import flags
 __all__ = ["FLAG", "release", "scratch"]
 
 FLAG = "FLAGS_kernel_scratch"
-flags.define_flag(FLAG, bool, False,
-                  "Kernels' large intermediates (im2col columns, Winograd transforms) in "
-                  "per-thread reusable buffers instead of fresh arrays.")
 FLAGS = flags.FLAGS
 
 _LOCAL = threading.local()

@@ -1,4 +1,4 @@
-"""numba loops behind ``phi.kernels.jit`` (imported only through ``jit.kernels()``: importing
+"""numba loops behind ``phi.kernels.funcs.jit`` (imported only through ``jit.kernels()``: importing
 this module imports numba).  Every loop writes its results into arrays its caller allocated."""
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ ACTIVATIONS = ("abs", "clip", "gelu", "gelu_erf", "gelu_tanh", "hard_sigmoid", "
 
 
 def _erf(xp, v):
-    from phi.kernels.special import erf64
+    from phi.kernels.funcs.special import erf64
 
     return erf64(xp, v)
 

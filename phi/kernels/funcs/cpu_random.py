@@ -8,7 +8,7 @@ generator, whose state this bridge cannot share: ``FLAGS_random_op_seed`` seeds 
 when non-zero, else fresh entropy does.  ``global_engine`` seeds it as ``paddle.seed`` does
 (through ``std::seed_seq``), so the first op run after ``paddle.seed(S)`` gets Paddle's values
 with the flag S (gaussian_inplace, dirichlet, gumbel_softmax use it; ``engine_for(0)`` does not
-yet).  ``std::log`` / ``exp`` / ``pow`` are the C library's (phi.kernels.libm), as in Paddle.
+yet).  ``std::log`` / ``exp`` / ``pow`` are the C library's (phi.kernels.funcs.libm), as in Paddle.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import secrets
 import numpy as np
 
 from phi import flags
-from phi.kernels.libm import libm_log
+from phi.kernels.funcs.libm import libm_log
 
 __all__ = ["MT19937_64", "engine_for", "global_engine", "normal", "seed_seq_engine",
            "seed_seq_generate", "uniform_int", "uniform_real"]

@@ -1,6 +1,6 @@
 """The compiled loops built ahead of time (numba.pycc): the same loops without numba at run time.
 
-numba's JIT path (``phi.kernels._jit_loops``) costs every process that uses it about 110 MB of
+numba's JIT path (``phi.kernels.funcs._jit_loops``) costs every process that uses it about 110 MB of
 memory (``import numba`` about 64 MB, LLVM about 46 MB more on the first compiled call, even
 when the machine code comes from numba's cache) and about 0.7 s to load.  ``build`` compiles
 the same functions once, with numba's ahead-of-time compiler, into a plain CPython extension
@@ -39,10 +39,6 @@ __all__ = ["CACHE_ENV", "DTYPES", "EXPORTS", "FINISHING_STEPS", "FLAG", "KEEP_BU
            "prune", "tag"]
 
 FLAG = "FLAGS_kernel_aot"
-flags.define_flag(FLAG, bool, True,
-                  "The compiled loops from their ahead-of-time build (fluid-compat "
-                  "build-kernels) when one matches this machine: numba is not imported; off, "
-                  "or no build: numba's JIT.")
 FLAGS = flags.FLAGS
 
 CACHE_ENV = "FLUID_PHI_KERNEL_CACHE"
@@ -190,7 +186,7 @@ def _build(directory: Path | None, progress: Callable[[int, int, str], None]) ->
     import numba.pycc.compiler as pycc_compiler
     from numba.pycc import CC
 
-    from phi.kernels import _jit_loops
+    from phi.kernels.funcs import _jit_loops
 
     key = tag()
     target = module_path(directory, key)
@@ -319,12 +315,13 @@ def _adapter(name: str, kinds: tuple[str, ...], exports: dict, fallback):
         loops = fallback()
         if loops is None:
             raise TypeError(f"compiled loop {name}: {_refused(kinds, arrays, args)}; the "
-                            "ahead-of-time build (phi.kernels.aot) takes no other, and numba, "
-                            "the JIT path for other arguments, is not installed")
+                            "ahead-of-time build (phi.kernels.funcs.aot) takes no other, and "
+                            "numba, the JIT path for other arguments, is not installed")
         return getattr(loops, name)(*args)
 
     call.__name__ = call.__qualname__ = name
-    call.__doc__ = f"The ahead-of-time build of ``_jit_loops.{name}`` (module phi.kernels.aot)."
+    call.__doc__ = (f"The ahead-of-time build of ``_jit_loops.{name}`` (module "
+                    "phi.kernels.funcs.aot).")
     return call
 
 
