@@ -70,7 +70,7 @@ def main(argv=None) -> None:
     ap.add_argument("--compare", type=Path, help="another checkout whose kernel to time too")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from phi.kernels import nms
+    from phi.kernels import multiclass_nms3 as nms
 
     b, s = _inputs(args.images, args.boxes, args.classes)
     attrs = nms._attrs(-1, 0.005, 500, 0.6, args.eta, 50, False)

@@ -82,12 +82,14 @@ def test_each_kernel_is_credited_to_the_module_defining_it():
 
 
 def test_the_index_tool_imports_a_module_after_the_siblings_it_imports():
-    order = _index_tool().import_order("phi.kernels", ("binary2", "compare", "elementwise",
-                                                         "losses", "softmax"))
-    assert order.index("elementwise") < order.index("binary2")
-    assert order.index("elementwise") < order.index("compare")
-    assert order.index("softmax") < order.index("losses")
-    assert sorted(order) == ["binary2", "compare", "elementwise", "losses", "softmax"]
+    order = _index_tool().import_order("phi.kernels", ("cross_entropy_with_softmax", "fold",
+                                                         "fused_matmul", "matmul", "softmax",
+                                                         "unfold"))
+    assert order.index("softmax") < order.index("cross_entropy_with_softmax")
+    assert order.index("matmul") < order.index("fused_matmul")
+    assert order.index("unfold") < order.index("fold")
+    assert sorted(order) == ["cross_entropy_with_softmax", "fold", "fused_matmul", "matmul",
+                             "softmax", "unfold"]
 
 
 def test_the_index_tool_reads_every_form_of_a_sibling_import(tmp_path, monkeypatch):
@@ -122,7 +124,7 @@ def test_importing_the_packages_loads_no_kernel_family():
         fluid = [m for m in fk.MODULES if f"{fk.__name__}.{m}" in sys.modules]
         print(len(phi.kernels.MODULES), len(loaded), len(fluid))
         print(" ".join(m for m in ("fluid_compat.backward", "argmap.check", "phi.infermeta.nms",
-                                   "phi.kernels.spectral", "fluid_compat.tools.compare")
+                                   "phi.kernels.fft", "fluid_compat.tools.compare")
                        if m in sys.modules))
     """)
     total, loaded, fluid, *unwanted = out.split()
@@ -139,13 +141,13 @@ def test_a_kernel_loads_on_first_lookup():
         from phi import DataType, KernelKey, Backend, DataLayout
         from phi.core.registry import kernel_factory
         f = kernel_factory()
-        assert "phi.kernels.spectral" not in sys.modules
+        assert "phi.kernels.fft" not in sys.modules
         assert f.has_kernel("fft_c2c")                       # known from the index, not loaded
-        assert "phi.kernels.spectral" not in sys.modules
+        assert "phi.kernels.fft" not in sys.modules
         key = KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, DataType.COMPLEX64)
         k = f.select_kernel_or_raise("fft_c2c", key).kernel
-        assert "phi.kernels.spectral" in sys.modules
-        assert k.fn.__module__ == "phi.kernels.spectral"
+        assert "phi.kernels.fft" in sys.modules
+        assert k.fn.__module__ == "phi.kernels.fft"
         assert "fft_c2c" not in f.lazy_pending()
         # a fluid kernel and its op's hooks load with the op's first use
         from fluid_compat import run_op
@@ -156,9 +158,9 @@ def test_a_kernel_loads_on_first_lookup():
         assert "fluid_compat.operators.fluid_kernels.manip" in sys.modules
         print(out["Out"][0].tolist())
         # a flag that kernel modules read is defined with phi.flags: reading it imports none
-        assert "phi.kernels.misc1" not in sys.modules
+        assert "phi.kernels.rrelu" not in sys.modules
         print(phi.get_flags("FLAGS_random_op_seed"))
-        assert "phi.kernels.misc1" not in sys.modules
+        assert "phi.kernels.rrelu" not in sys.modules
     """)
     assert "[[1.0, 2.0]]" in out
     assert "{'FLAGS_random_op_seed': 0}" in out
@@ -287,14 +289,14 @@ def test_a_plugin_kernel_meets_the_builtin_keys_of_its_name():
         from phi import register_kernel
         from phi.core.errors import AlreadyExists
         from phi.core.kernel import Tensor
-        assert "phi.kernels.spectral" not in sys.modules
+        assert "phi.kernels.fft" not in sys.modules
         try:
             @register_kernel("fft_c2c", "CPU", ["complex64"])
             def mine(ctx, x: Tensor, axes: list[int], normalization: str,
                      forward: bool) -> Tensor:
                 return x
         except AlreadyExists as exc:
-            print("refused", "phi.kernels.spectral" in sys.modules)
+            print("refused", "phi.kernels.fft" in sys.modules)
     """)
     assert "refused True" in out
 
@@ -410,9 +412,10 @@ _NOT_IMPORTED_BY_A_RUN = (
     "shutil",  # argparse's terminal width (fluid_compat.cli._HelpFormatter)
     "fluid_compat.operators.shadow",  # only with --shadow
     "logging",  # phi.core.trace.logger made when the trace is on or it is asked for
-    # kernel modules credited with kernels they only import (the index tool's old order:
-    # "add" loaded binary2, "softmax" loss kernels), and the conv_bn pass's kernels
-    "phi.kernels.binary2", "phi.kernels.losses", "phi.kernels.conv", "phi.kernels.norm",
+    # kernel modules that only import the kernels a run needs (bitwise imports elementwise's
+    # helpers, cross_entropy_with_softmax softmax), and the conv_bn pass's kernels
+    "phi.kernels.bitwise", "phi.kernels.cross_entropy_with_softmax", "phi.kernels.conv",
+    "phi.kernels.batch_norm",
 )
 
 

@@ -128,11 +128,11 @@ def plan_steps(runners: list[BoundRunner], release: list[list], passes) -> list[
 # re-exported there, is never bypassed, and a test's wrapper on the attribute changes nothing);
 # nothing is imported for it (a program without convolutions never imports the conv and norm
 # kernels)
-_FUSED = {"conv2d": "conv", "depthwise_conv2d": "conv", "batch_norm": "norm",
-          "batch_norm_infer": "norm", "relu": "activation", "relu6": "activation",
+_FUSED = {"conv2d": "conv", "depthwise_conv2d": "conv", "batch_norm": "batch_norm",
+          "batch_norm_infer": "batch_norm", "relu": "activation", "relu6": "activation",
           "add": "elementwise"}
 _CONV_KERNELS = tuple(name for name, module in _FUSED.items() if module == "conv")
-_BN_KERNELS = tuple(name for name, module in _FUSED.items() if module == "norm")
+_BN_KERNELS = tuple(name for name, module in _FUSED.items() if module == "batch_norm")
 _ADD_KERNELS = tuple(name for name, module in _FUSED.items() if module == "elementwise")
 # activation -> (its in-place arithmetic in phi.kernels.activation, the compiled epilogue's
 # code: _jit_loops.bn_affine_act)
@@ -216,7 +216,7 @@ class ConvEpilogueStep:
         self._conv_fn = bound.bind(conv._fn, conv._ctx, conv._attrs,
                                    [(dtype, shape) for _v, dtype, _p, shape in conv._simple[0]])
         self._compute = _kernel_function("conv", "conv2d_compute")
-        self._coefficients = _kernel_function("norm", "global_stats_coefficients")
+        self._coefficients = _kernel_function("batch_norm", "global_stats_coefficients")
         self._epoch = bound.epoch()
         slots = _slot_vars(bn)
         self._bn_inputs = tuple(slots.get(s) for s in ("Mean", "Variance", "Scale", "Bias"))

@@ -19,7 +19,7 @@ class _FixedGradOp(OperatorWithKernel):
     (`_FIX` by op type)."""
 
     def compute(self, choice, inputs, scope):
-        from phi.kernels.grad_manip import typed_errors  # kernel modules load on demand
+        from phi.kernels.funcs.backward import typed_errors
 
         staged = super().compute(choice, inputs, scope)
         typed_errors(self.type, _FIX[self.type])(self, inputs, staged)
@@ -52,7 +52,7 @@ def _value_dims(op, inputs, staged) -> None:
     if g.data.ndim < value.data.ndim:
         g.data = g.data.reshape(value.data.shape)
     else:
-        from phi.kernels.grad_elementwise import reduce_to
+        from phi.kernels.funcs.elementwise import reduce_to
 
         g.data = reduce_to(np, g.data, value.data.shape)
 

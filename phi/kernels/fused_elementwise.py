@@ -16,6 +16,7 @@ from phi.kernels.funcs.onednn_post_ops import apply_activation, unsqueeze_dims
 
 __all__ = ["fused_elementwise"]
 
+
 _OPS = {
     "fused_elementwise_add": np.add,
     "fused_elementwise_sub": np.subtract,

@@ -22,6 +22,7 @@ from phi.kernels.funcs.onednn_post_ops import reshape_dims, squeeze_dims, unsque
 
 __all__ = ["fused_transpose"]
 
+
 _OUT = {"fp32": DataType.FLOAT32, "bf16": DataType.BFLOAT16, "int8": DataType.INT8,
         "uint8": DataType.UINT8}
 

@@ -35,7 +35,8 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import quiet
 
-__all__ = ["FAST_FLAG", "rnn"]
+__all__ = ["rnn"]
+
 
 FAST_FLAG = "FLAGS_kernel_rnn_fast"
 _FAST_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))

@@ -513,7 +513,7 @@ def test_a_plugin_batch_norm_is_never_bypassed(reexport, monkeypatch):
     # built-in one
     from phi.core.kernel import Kernel
     from phi.core.registry import kernel_factory
-    from phi.kernels import norm
+    from phi.kernels import batch_norm as norm
 
     factory = kernel_factory()
     saved = {name: dict(factory.kernels_of(name)) for name in ("batch_norm", "batch_norm_infer")}
@@ -545,9 +545,9 @@ def test_a_plugin_batch_norm_is_never_bypassed(reexport, monkeypatch):
 
 
 def test_a_wrapper_on_the_module_attribute_keeps_the_step(monkeypatch):
-    # a test's counting wrapper on phi.kernels.norm.batch_norm_infer: the registered kernel is
+    # a test's counting wrapper on phi.kernels.batch_norm.batch_norm_infer: the registered kernel is
     # still the built-in, so the chain still fuses
-    from phi.kernels import norm
+    from phi.kernels import batch_norm as norm
 
     for name in ("batch_norm", "batch_norm_infer"):
         real = getattr(norm, name)

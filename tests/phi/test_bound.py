@@ -21,11 +21,13 @@ from phi.flags import set_flags
 from phi.kernels.activation import relu
 from phi.kernels.cast import cast
 from phi.kernels.conv import conv2d, depthwise_conv2d
-from phi.kernels.creation import full, full_like
+from phi.kernels.full import full, full_like
 from phi.kernels.elementwise import add, multiply, subtract
-from phi.kernels.manipulation import reshape, transpose, unsqueeze
+from phi.kernels.reshape import reshape
+from phi.kernels.transpose import transpose
+from phi.kernels.unsqueeze import unsqueeze
 from phi.kernels.scale import scale_float
-from phi.kernels.slicing import slice_kernel
+from phi.kernels.slice import slice_kernel
 
 CTX = CPUContext(CPUPlace())
 

@@ -12,7 +12,7 @@ from phi.common.scalar import Scalar
 from phi.core.errors import InvalidArgument
 from phi.infermeta.interpolate import float_to_int32, interp_channel_last
 from phi.kernels.interpolate import interp_compute
-from phi.kernels.search import topk as _topk
+from phi.kernels.topk import topk as _topk
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 

@@ -17,7 +17,7 @@ def _iou(a, b, normalized: bool):
     """JaccardOverlap of [xmin, ymin, xmax, ymax] boxes, PolyIoU of 8 / 16 / 24 / 32
     coordinate polygons (where ``normalized`` plays no part)."""
     if a.shape[-1] == 4:
-        from phi.kernels.nms import jaccard
+        from phi.kernels.funcs.detection import jaccard
 
         return jaccard(a, b, normalized)
     from phi.kernels.funcs.poly_overlap import poly_iou
@@ -64,7 +64,7 @@ def _one_image(boxes, scores, attrs) -> dict[int, list[int]]:
         order = _merge_and_sort(boxes, scores[c], t(score_thr), nms_top_k, t(nms_thr),
                                 normalized)
         if boxes.shape[-1] == 4:  # Paddle's greedy NMS, vectorised (phi.kernels.nms)
-            from phi.kernels.nms import greedy_nms
+            from phi.kernels.funcs.detection import greedy_nms
 
             kept = greedy_nms(boxes[np.asarray(order, dtype=np.intp)], t(nms_thr), t(eta),
                               normalized) if order else []
@@ -142,7 +142,7 @@ def _decode(deltas, anchors, h, w, scale):
 
 def _retinanet_image(levels, im_info, attrs) -> list[np.ndarray]:
     """Rows [label + 1, score, box] of one image, by descending score (keep_top_k)."""
-    from phi.kernels.nms import greedy_nms
+    from phi.kernels.funcs.detection import greedy_nms
 
     score_thr, nms_top_k, nms_thr, eta, keep_top_k = attrs
     preds: dict[int, list[np.ndarray]] = {}

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 from phi.core.errors import InvalidArgument
-from phi.kernels.quant import round_half_away
+from phi.kernels.funcs.quant import round_half_away
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_from_var

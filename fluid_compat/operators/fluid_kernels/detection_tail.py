@@ -11,7 +11,7 @@ from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 
 from phi.core.lod import from_lengths
-from phi.kernels.quant import round_half_away
+from phi.kernels.funcs.quant import round_half_away
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_from_var
@@ -310,7 +310,7 @@ class DensityPriorBoxKernel(FluidKernel):
 def _legacy_nms(ctx, return_index: bool) -> None:
     """multiclass_nms / multiclass_nms2: the 3-D form or the LoD form (BBoxes' LoD), Out with
     the images' LoD; nothing kept at all: Out = [[-1]] (multiclass_nms) as Paddle writes it."""
-    from phi.kernels.nms import multiclass_nms_batch
+    from phi.kernels.multiclass_nms3 import multiclass_nms_batch
 
     bboxes, scores = ctx.input_array("BBoxes"), ctx.input_array("Scores")
     starts = None
@@ -395,7 +395,7 @@ class GenerateProposalsKernel(FluidKernel):
     original image's scale, pixel offsets; RpnRois / RpnRoiProbs with a LoD per image."""
 
     def compute(self, ctx) -> None:
-        from phi.kernels.fpn import proposals_one_image
+        from phi.kernels.generate_proposals import proposals_one_image
 
         scores, deltas = ctx.input_array("Scores"), ctx.input_array("BboxDeltas")
         info = ctx.input_array("ImInfo")

@@ -4,7 +4,7 @@ kernels Paddle 2.6.2 keeps for this family."""
 
 from __future__ import annotations
 
-from phi.kernels.grad_matmul import matmul_grads
+from phi.kernels.funcs.matmul import matmul_grads
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel

@@ -11,7 +11,7 @@ import numpy as np
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
-from phi.kernels.grad_manip import typed_errors
+from phi.kernels.funcs.backward import typed_errors
 
 __all__: list[str] = []
 

@@ -17,8 +17,8 @@ from fluid_compat.operators.fluid_kernels.detection2 import (
 )
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from fluid_compat.operators.fluid_kernels.window import spp_level
-from phi.kernels.grad_pool import pool_window_grad
-from phi.kernels.grad_vision import interp_grad_compute
+from phi.kernels.pool import pool_window_grad
+from phi.kernels.interpolate import interp_grad_compute
 
 __all__: list[str] = []
 

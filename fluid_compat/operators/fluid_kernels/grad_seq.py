@@ -15,7 +15,7 @@ from fluid_compat.operators.fluid_kernels.sequence2 import _nce_probability
 from phi.core.errors import InvalidArgument
 from phi.core.lod import to_abs_offset
 from phi.kernels.funcs import quiet
-from phi.kernels.grad_elementwise import reduce_to
+from phi.kernels.funcs.elementwise import reduce_to
 
 __all__: list[str] = []
 

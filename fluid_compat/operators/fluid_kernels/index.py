@@ -15,7 +15,7 @@ from phi import flags
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.kernels.funcs import stl_sort
-from phi.kernels.sequence import _unique
+from phi.kernels.unique import _unique
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 

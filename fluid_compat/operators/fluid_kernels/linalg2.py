@@ -5,7 +5,7 @@ signature is empty)."""
 from __future__ import annotations
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
-from phi.kernels.linalg2_vision import add_position_encoding_array, affine_channel_array
+from phi.kernels.affine_grid import add_position_encoding_array, affine_channel_array
 
 __all__: list[str] = []
 

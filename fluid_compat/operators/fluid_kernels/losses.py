@@ -13,7 +13,7 @@ from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_
 from phi.core.errors import InvalidArgument, Unimplemented
 from phi.kernels.funcs import stl_sort
 from phi.kernels.funcs import quiet
-from phi.kernels.losses import hard_label_loss, soft_label_loss
+from phi.kernels.cross_entropy_with_softmax import hard_label_loss, soft_label_loss
 
 __all__: list[str] = []
 

@@ -15,9 +15,9 @@ from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument, Unimplemented
-from phi.kernels.broadcast import tile as _tile
-from phi.kernels.manip import crop_array
-from phi.kernels.manipulation import reshape_infer as _reshape
+from phi.kernels.tile import tile as _tile
+from phi.kernels.crop import crop_array
+from phi.kernels.reshape import reshape_infer as _reshape
 
 __all__: list[str] = []
 

@@ -10,7 +10,7 @@ import time
 import numpy as np
 
 from phi.core.errors import InvalidArgument
-from phi.kernels.optimizers import clip_by_norm
+from phi.kernels.clip_by_norm import clip_by_norm
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel

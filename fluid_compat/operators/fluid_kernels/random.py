@@ -9,7 +9,7 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.kernels.funcs.cpu_random import engine_for, uniform_real
-from phi.kernels.random_ops import _diag, _uniform_values
+from phi.kernels.uniform import _diag, _uniform_values
 
 from fluid_compat.framework.op_registry import op_hooks
 from fluid_compat.operators.expected_kernel import expected_from_attr, expected_from_var

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.kernels.unary2 import soft_relu
+from phi.kernels.activation import soft_relu
 
 __all__: list[str] = []
 

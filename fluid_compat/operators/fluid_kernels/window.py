@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from phi.core.errors import InvalidArgument
-from phi.kernels.pooling import pool_fixed
+from phi.kernels.pool import pool_fixed
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 

@@ -3,9 +3,9 @@
 numba is an optional extra (``pip install fluid-phi-bridge[numba]``).  When it is importable
 and ``FLAGS_kernel_numba`` is on (the default), the kernels below replace parts of the numpy
 path: depthwise convolution as direct loops (phi.kernels.conv), Winograd's input and output
-transforms (phi.kernels.conv), max pooling over small windows (phi.kernels.pooling), the
+transforms (phi.kernels.conv), max pooling over small windows (phi.kernels.pool), the
 conv_bn step's epilogue (fluid_compat.operators.fusion), and layer_norm, gelu's exact form and
-last-axis softmax as one call each (phi.kernels.normalization, activation, softmax; these from
+last-axis softmax as one call each (phi.kernels.layer_norm, activation, softmax; these from
 the ahead-of-time build only, ``built``).
 With the flag off, or without numba, every kernel runs its numpy path, which stays complete.
 When ``fluid-compat build-kernels`` has built the loops ahead of time for this machine
@@ -27,12 +27,12 @@ What the user is told: numba's first compile of the loops (a cold cache: a fresh
 an edited ``_jit_loops.py``, another numba) takes seconds to tens of seconds, so the moment
 one of them really compiles (numba's ``numba:compile`` event, which fires only when its cache
 has no machine code for the call) one INFO record, ``NOTICE``, goes to the
-``phi.kernels.funcs.jit`` logger, once per process: never for loops loaded from numba's cache, nor
+``phi.kernels.jit`` logger, once per process: never for loops loaded from numba's cache, nor
 with the ahead-of-time build (numba is not even imported then), nor while ``fluid-compat
 build-kernels`` compiles them.  Library code prints nothing: with logging unconfigured an INFO
 record shows nowhere; ``enable_notices()`` (the command line calls it) writes the bare message
 to stderr; an application silences it with
-``logging.getLogger("phi.kernels.funcs.jit").setLevel(logging.WARNING)``.  ``path_taken()`` and
+``logging.getLogger("phi.kernels.jit").setLevel(logging.WARNING)``.  ``path_taken()`` and
 ``path_summary()`` say which path the kernels ran (numpy, numba's JIT, the ahead-of-time
 build).
 """
@@ -136,7 +136,7 @@ def jit_loops():
 
 # ---- what the user is told: the first compile, and the path that ran (module doc) -------------
 
-LOGGER = "phi.kernels.funcs.jit"
+LOGGER = "phi.kernels.jit"  # the name users configure (kept when the module moved to funcs)
 """The logger of the compile notice (INFO)."""
 
 COMPILE_SECONDS = 15

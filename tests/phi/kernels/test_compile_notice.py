@@ -99,13 +99,13 @@ def test_library_code_is_silent_unless_logging_or_the_cli_asks(tmp_path):
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     """, TWO_LOOPS), tmp_path / "numba2", tmp_path / "no-build")
     (notice,) = _notices(err)
-    assert notice.startswith("INFO phi.kernels.funcs.jit: " + NOTICE_START)
+    assert notice.startswith("INFO phi.kernels.jit: " + NOTICE_START)
     # the command line's stderr notice, silenced through the logger
     _, err = _python(_code("""
     import logging
     from phi.kernels.funcs import jit
     jit.enable_notices()
-    logging.getLogger("phi.kernels.funcs.jit").setLevel(logging.WARNING)
+    logging.getLogger("phi.kernels.jit").setLevel(logging.WARNING)
     """, TWO_LOOPS), tmp_path / "numba3", tmp_path / "no-build")
     assert err == ""
 

@@ -23,7 +23,7 @@ from phi.common.place import CPUPlace
 from phi.flags import get_flags, set_flags
 from phi.kernels.funcs import jit
 from phi.kernels.activation import gelu
-from phi.kernels.normalization import layer_norm
+from phi.kernels.layer_norm import layer_norm
 from phi.kernels.softmax import softmax
 
 CTX = CPUContext(CPUPlace())
@@ -240,7 +240,7 @@ def test_without_a_build_the_row_kernels_never_import_numba(tmp_path):
         import numpy as np
         from phi.backends.cpu import CPUContext
         from phi.common.place import CPUPlace
-        from phi.kernels import activation, normalization, softmax
+        from phi.kernels import activation, layer_norm as normalization, softmax
         from phi.kernels.funcs import jit
         cpu, rows = CPUContext(CPUPlace()), np.random.default_rng(0).standard_normal((4, 16))
         rows = rows.astype(np.float32)
