@@ -31,44 +31,10 @@ class FlagDef:
     doc: str
 
 
-class _Flags(dict):
-    """The value table; a flag that a module not imported yet defines (a kernel module loaded
-    on demand) is defined by importing that module on first read."""
-
-    def __missing__(self, name: str) -> object:
-        if _define_lazy(name):
-            return self[name]
-        raise KeyError(name)
-
-
 _DEFS: dict[str, FlagDef] = {}
-FLAGS: dict[str, object] = _Flags()
-"""Current values by name; read directly on hot paths (a dict lookup)."""
-_LAZY_DEFS: dict[str, str] = {}
-"""Flag name -> the module whose import defines it, for modules imported on demand."""
-
-
-def define_lazily(where: dict[str, str]) -> None:
-    """Flags that modules imported on demand define: ``{flag name: module}``.  Reading or
-    setting one of them imports its module first (an unknown flag's error, which lists every
-    flag, imports them all)."""
-    _LAZY_DEFS.update({n: m for n, m in where.items() if n not in _DEFS})
-
-
-def _define_lazy(name: str) -> bool:
-    module = _LAZY_DEFS.get(name)
-    if module is None:
-        return False
-    import importlib
-
-    importlib.import_module(module)  # thread-safe: a second thread waits for the first
-    _LAZY_DEFS.pop(name, None)
-    return name in _DEFS
-
-
-def _define_all_lazy() -> None:
-    for name in list(_LAZY_DEFS):
-        _define_lazy(name)
+FLAGS: dict[str, object] = {}
+"""Current values by name; read directly on hot paths (a dict lookup).  Every flag is defined
+in this module (the kernels' too, at its end), so none needs a module imported first."""
 _LISTENERS: list[Callable[[str, object], None]] = []
 
 
@@ -106,7 +72,6 @@ def define_flag(name: str, type_: type, default: object, doc: str) -> None:
     if name in _DEFS:
         raise InvalidArgument(f"Flag {name} is defined twice.")
     d = FlagDef(name, type_, default, doc)
-    _LAZY_DEFS.pop(name, None)
     _DEFS[name] = d
     env = os.environ.get(name)
     FLAGS[name] = default
@@ -130,21 +95,15 @@ _ENV_ERRORS: dict[str, str] = {}
 
 def environment_errors() -> list[str]:
     """One message per ``FLAGS_*`` environment variable whose value did not parse (the flag
-    kept its default).  Flags of modules not imported yet whose variable is set are defined
-    first, so that every such variable is checked."""
-    for name in [n for n in _LAZY_DEFS if n in os.environ]:
-        _define_lazy(name)
+    kept its default)."""
     return list(_ENV_ERRORS.values())
 
 
 def _lookup(name: str) -> FlagDef:
     d = _DEFS.get(name)
-    if d is None and _define_lazy(name):
-        d = _DEFS.get(name)
     if d is None:
         import difflib
 
-        _define_all_lazy()  # the message lists every flag
         close = difflib.get_close_matches(name, list(_DEFS), n=3)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise NotFound(f"Flag {name} is not defined.{hint} Defined flags: {', '.join(_DEFS)}.")

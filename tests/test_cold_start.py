@@ -1,7 +1,8 @@
 """Cold start (issue 14): kernel modules load on demand, yet every listing sees everything.
 
-The phi and fluid kernel modules register on a name's first lookup through generated indexes
-(tools/gen_kernel_index.py); phi.infermeta names load their module on first use; the grad-op
+The phi kernel modules register on a name's first lookup of the module the layout rule names
+(phi.kernels.LAYOUT), the fluid ones through a generated index (tools/gen_kernel_index.py);
+phi.infermeta names load their module on first use; the grad-op
 mappings, the argmap checker and the backward pass load when asked for.  Each check runs in a
 fresh interpreter, since this test process has long imported everything.
 """
@@ -58,24 +59,24 @@ def test_every_kernel_module_is_listed():
     on_disk |= {f"{p.parent.name}.{p.stem}" for p in (ROOT / "phi" / "kernels").glob("*/*.py")
                 if (p.parent / "__init__.py").is_file() and p.stem not in helpers
                 and p.parent.name not in helpers}
-    assert on_disk == set(phi.kernels.MODULES)
+    # a full load imports every one of them (the rule lists the package's files)
+    assert {f"phi.kernels.{m}" for m in on_disk} == set(phi.kernels.LAYOUT.modules())
     fluid_disk = {p.stem for p in (ROOT / "fluid_compat" / "operators" / "fluid_kernels")
                   .glob("*.py")} - {"__init__", "registry"}
     assert fluid_disk == set(fk.MODULES)
 
 
-def test_each_kernel_is_credited_to_the_module_defining_it():
-    """The index names, for every built-in kernel, the module its function comes from (the one
-    whose import registers it), not a module that merely imports that one."""
+def test_each_kernel_is_found_where_the_rule_looks_for_it():
+    """For every built-in kernel the rule names the module its function comes from (the one
+    whose import registers it): a fresh process's first lookup of any name finds it."""
     out = _python("""
-    import json
     from phi.core.registry import kernel_factory
+    import phi.kernels
     factory = kernel_factory()
     factory.load_all()
-    index = json.load(open("phi/kernels/_index.json"))["kernels"]
     wrong = sorted({(name, k.fn.__module__) for name, keys in factory._kernels.items()
                     for k in keys.values()
-                    if k.fn.__module__.removeprefix("phi.kernels.") not in index.get(name, [])})
+                    if k.fn.__module__ != phi.kernels.LAYOUT.module_of(name)})
     print(wrong or "-")
     """)
     assert out.split() == ["-"]
@@ -120,9 +121,10 @@ def test_importing_the_packages_loads_no_kernel_family():
         import fluid_compat.cli, fluid_compat, phi, argmap, phi.infermeta
         import phi.kernels, fluid_compat.operators.fluid_kernels as fk
         from phi.core.registry import kernel_factory
-        loaded = [m for m in phi.kernels.MODULES if f"phi.kernels.{m}" in sys.modules]
+        modules = phi.kernels.LAYOUT.modules()
+        loaded = [m for m in modules if m in sys.modules]
         fluid = [m for m in fk.MODULES if f"{fk.__name__}.{m}" in sys.modules]
-        print(len(phi.kernels.MODULES), len(loaded), len(fluid))
+        print(len(modules), len(loaded), len(fluid))
         print(" ".join(m for m in ("fluid_compat.backward", "argmap.check", "phi.infermeta.nms",
                                    "phi.kernels.fft", "fluid_compat.tools.compare")
                        if m in sys.modules))
@@ -142,13 +144,14 @@ def test_a_kernel_loads_on_first_lookup():
         from phi.core.registry import kernel_factory
         f = kernel_factory()
         assert "phi.kernels.fft" not in sys.modules
-        assert f.has_kernel("fft_c2c")                       # known from the index, not loaded
-        assert "phi.kernels.fft" not in sys.modules
+        assert f.is_pending("fft_c2c")
         key = KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, DataType.COMPLEX64)
         k = f.select_kernel_or_raise("fft_c2c", key).kernel
-        assert "phi.kernels.fft" in sys.modules
+        assert "phi.kernels.fft" in sys.modules  # the module the rule names, and only it
+        assert "phi.kernels.stft" not in sys.modules
         assert k.fn.__module__ == "phi.kernels.fft"
-        assert "fft_c2c" not in f.lazy_pending()
+        assert not f.is_pending("fft_c2c")
+        assert not f.has_kernel("fft_c2c_triple_grad") and "phi.kernels.fft" in sys.modules
         # a fluid kernel and its op's hooks load with the op's first use
         from fluid_compat import run_op
         import numpy as np
@@ -217,10 +220,8 @@ def test_many_threads_asking_for_unloaded_kernels_at_once():
         from phi.core.registry import kernel_factory
         f = kernel_factory()
         names = ["fft_c2c", "viterbi_decode", "yolo_box", "warprnnt", "edit_distance",
-                 "roi_align", "multiclass_nms3", "matrix_nms", "prior_box", "graph_khop_sampler"]
-        names = [n for n in names if f.has_kernel(n)]
-        assert len(names) >= 6, names
-        pending = [n for n in names if n in f.lazy_pending()]
+                 "roi_align", "multiclass_nms3", "matrix_nms", "prior_box"]
+        pending = [n for n in names if f.is_pending(n)]
         assert pending == names, pending
         barrier = threading.Barrier(16)
         found, errors = [], []
@@ -489,7 +490,9 @@ def test_every_kernel_built_late_equals_its_eager_build():
 
 
 def test_a_faulty_builtin_registration_raises_at_its_first_lookup(tmp_path):
-    (tmp_path / "fake_kernels.py").write_text(textwrap.dedent("""
+    (tmp_path / "fake_kernels").mkdir()
+    (tmp_path / "fake_kernels" / "__init__.py").write_text("")
+    (tmp_path / "fake_kernels" / "kernels.py").write_text(textwrap.dedent("""
         from phi.core.kernel import Tensor
         from phi.core.registry import register_kernel
 
@@ -504,9 +507,10 @@ def test_a_faulty_builtin_registration_raises_at_its_first_lookup(tmp_path):
         from phi.core.errors import InvalidArgument
         from phi.core.registry import kernel_factory
         f = kernel_factory()
-        f._index.modules = f._index.modules | {{"fake_kernels"}}  # as a built-in module
+        from phi.core.layout import Layout
+        f.set_layout(Layout("fake_kernels"))  # its modules as built-in ones
         try:
-            import fake_kernels
+            import fake_kernels.kernels
         except InvalidArgument:
             print("at import")
             raise SystemExit(0)

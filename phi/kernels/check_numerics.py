@@ -9,7 +9,7 @@ from phi.common.data_type import DataType
 from phi.core.errors import PreconditionNotMet
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs.random_draws import on_device
+from phi.kernels.funcs.common import on_device
 
 __all__ = ["check_numerics"]
 

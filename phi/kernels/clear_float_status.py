@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs.random_draws import no_cpu_kernel
+from phi.kernels.funcs.common import no_cpu_kernel
 
 __all__ = ["clear_float_status"]
 

@@ -10,7 +10,7 @@ from phi.common.scalar import Scalar
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import as_array, bf16_op, owned, quiet, to_bfloat16
-from phi.kernels.funcs.random_draws import shape_numel
+from phi.kernels.funcs.common import shape_numel
 
 __all__ = ["dropout", "dropout_nd"]
 

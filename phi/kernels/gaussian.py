@@ -9,7 +9,7 @@ from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs.cpu_random import engine_for, normal
-from phi.kernels.funcs.random_draws import shape_dims, shape_numel
+from phi.kernels.funcs.common import shape_dims, shape_numel
 
 __all__ = ["gaussian"]
 

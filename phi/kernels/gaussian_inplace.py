@@ -8,7 +8,7 @@ import numpy as np
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs.backward import grad_kernel, zeros_like_grad
-from phi.kernels.funcs.random_draws import on_device
+from phi.kernels.funcs.common import on_device
 
 __all__ = ["gaussian_inplace"]
 

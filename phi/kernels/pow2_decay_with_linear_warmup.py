@@ -8,7 +8,7 @@ import numpy as np
 from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs.random_draws import on_device
+from phi.kernels.funcs.common import on_device
 
 __all__ = ["pow2_decay_with_linear_warmup"]
 

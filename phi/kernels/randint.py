@@ -11,7 +11,7 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs.cpu_random import MT19937_64, engine_for, uniform_int
-from phi.kernels.funcs.random_draws import shape_dims, shape_numel
+from phi.kernels.funcs.common import shape_dims, shape_numel
 
 __all__ = ["randint", "randint_with_seed"]
 

@@ -11,7 +11,7 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import as_array, half_op, quiet, to_half
 from phi.kernels.funcs.backward import grad_kernel
-from phi.kernels.funcs.random_draws import on_device
+from phi.kernels.funcs.common import on_device
 
 __all__ = ["rrelu"]
 

@@ -10,7 +10,7 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import as_array, jit, owned, quiet
-from phi.kernels.funcs.random_draws import on_device
+from phi.kernels.funcs.common import on_device
 from phi.kernels.funcs.softmax import positive_axis, softmax_backward
 
 __all__ = ["gumbel_softmax", "softmax"]

@@ -10,7 +10,7 @@ from phi.common.data_type import DataType
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs.cpu_random import engine_for, uniform_real
-from phi.kernels.funcs.random_draws import shape_dims, shape_numel
+from phi.kernels.funcs.common import shape_dims, shape_numel
 from phi.kernels.funcs.special import ndtri64
 
 __all__ = ["truncated_gaussian_random"]

@@ -13,7 +13,7 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import cast_array
 from phi.kernels.funcs.cpu_random import engine_for, uniform_real
-from phi.kernels.funcs.random_draws import shape_dims, shape_numel
+from phi.kernels.funcs.common import shape_dims, shape_numel
 
 __all__ = ["uniform", "uniform_raw"]
 

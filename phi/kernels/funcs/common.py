@@ -1,6 +1,5 @@
-"""Helpers shared by the kernel modules alloc_float_status, check_numerics, clear_float_status,
-dirichlet, dropout, gaussian, gaussian_inplace, get_float_status,
-pow2_decay_with_linear_warmup, randint, rrelu, softmax, truncated_gaussian_random, uniform."""
+"""Small helpers shared by kernels of several families: a host array on the kernel's device,
+the CPU-less kernel's error, shapes from IntArray attributes."""
 
 from __future__ import annotations
 
