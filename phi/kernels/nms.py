@@ -1,9 +1,7 @@
-"""The NMS family (Paddle's paddle/phi/kernels/cpu/{multiclass_nms3,matrix_nms,nms}_kernel.cc
-and paddle/fluid/operators/detection/multiclass_nms_op.cc): per-class greedy NMS with Paddle's
-ordering (stable sort by descending score, ties keep the lower index), adaptive eta, keep_top_k
-across classes; matrix NMS with linear / gaussian decay; plain NMS over boxes in given order.
-
-``multiclass_nms_batch`` is shared with the fluid kernels of multiclass_nms / multiclass_nms2."""
+"""The nms kernel (Paddle's paddle/phi/kernels/cpu/nms_kernel.cc): plain NMS over boxes in the
+given order.  Its siblings are in multiclass_nms3.py (per-class greedy NMS, whose
+``multiclass_nms_batch`` the fluid kernels of multiclass_nms / multiclass_nms2 share) and
+matrix_nms.py; box overlap and greedy NMS are in phi.kernels.funcs.detection."""
 
 from __future__ import annotations
 

@@ -1,14 +1,12 @@
-"""Scatter, put/take-along-axis and masking kernels (Paddle's paddle/phi/kernels/cpu/
-{index_add,index_put,index_sample,masked_select,put_along_axis,take_along_axis,
-repeat_interleave,scatter,scatter_nd_add,set_value,shard_index,nonzero,gather_tree,
-unique_consecutive}_kernel.cc, funcs/{scatter.h,gather_scatter_functor.cc}).
+"""The scatter kernel and its grad (Paddle's paddle/phi/kernels/cpu/scatter_kernel.cc,
+scatter_grad_kernel.cc, funcs/scatter.h).
 
-Paddle's CPU kernels loop over the index in order, so duplicates reduce in index order:
-``_reduce_into`` replays that loop (numpy's ``ufunc.at`` is sequential; float16 goes through
+Paddle's CPU scatter kernels loop over the index in order, so duplicates reduce in index order:
+``reduce_into`` (phi.kernels.funcs.indexing, shared with index_add, put_along_axis ...) replays
+that loop (numpy's ``ufunc.at`` is sequential; float16 goes through
 ``half_op`` per addition, and max / min keep Paddle's ``src > self ? src : self`` on NaN).
 Out-of-range indices raise the errors Paddle raises; where Paddle's kernel would read or write
 outside the tensor without a check, an InvalidArgument is raised instead (**deviation**).
-The host-side ops (unique_consecutive, gather_tree, nonzero) compute on the host as Paddle does.
 """
 
 from __future__ import annotations
