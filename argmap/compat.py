@@ -313,7 +313,7 @@ def load_compat(path: str | Path | None = None) -> tuple[CompatEntry, ...]:
 
 
 #: The package's tables as parsed, with a checksum of the text each came from
-#: (tools/gen_kernel_index.py writes it; a test fails when it is stale).  A table whose text
+#: (tools/gen_yaml_caches.py writes it; a test fails when it is stale).  A table whose text
 #: no longer matches is parsed from its YAML instead, so an edit is never hidden.
 COMPAT_CACHE_FILE = "_compat_cache.json"
 

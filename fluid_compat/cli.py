@@ -131,8 +131,8 @@ def _cmd_argmap_check(args: argparse.Namespace) -> int:
 
 
 def _kernel_notices() -> None:
-    """numba's first compile of the compiled loops says so on stderr (phi.kernels.jit)."""
-    from phi.kernels import jit
+    """numba's first compile of the compiled loops says so on stderr (phi.kernels.funcs.jit)."""
+    from phi.kernels.funcs import jit
 
     jit.enable_notices()
 
@@ -176,7 +176,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 def _cmd_build_kernels(args: argparse.Namespace) -> int:
     import time
 
-    from phi.kernels import aot
+    from phi.kernels.funcs import aot
 
     if not args.force and aot.load(lambda: None) is not None:  # this machine's, and it loads
         print(f"up to date: {aot.module_path()}")

@@ -31,44 +31,10 @@ class FlagDef:
     doc: str
 
 
-class _Flags(dict):
-    """The value table; a flag that a module not imported yet defines (a kernel module loaded
-    on demand) is defined by importing that module on first read."""
-
-    def __missing__(self, name: str) -> object:
-        if _define_lazy(name):
-            return self[name]
-        raise KeyError(name)
-
-
 _DEFS: dict[str, FlagDef] = {}
-FLAGS: dict[str, object] = _Flags()
-"""Current values by name; read directly on hot paths (a dict lookup)."""
-_LAZY_DEFS: dict[str, str] = {}
-"""Flag name -> the module whose import defines it, for modules imported on demand."""
-
-
-def define_lazily(where: dict[str, str]) -> None:
-    """Flags that modules imported on demand define: ``{flag name: module}``.  Reading or
-    setting one of them imports its module first (an unknown flag's error, which lists every
-    flag, imports them all)."""
-    _LAZY_DEFS.update({n: m for n, m in where.items() if n not in _DEFS})
-
-
-def _define_lazy(name: str) -> bool:
-    module = _LAZY_DEFS.get(name)
-    if module is None:
-        return False
-    import importlib
-
-    importlib.import_module(module)  # thread-safe: a second thread waits for the first
-    _LAZY_DEFS.pop(name, None)
-    return name in _DEFS
-
-
-def _define_all_lazy() -> None:
-    for name in list(_LAZY_DEFS):
-        _define_lazy(name)
+FLAGS: dict[str, object] = {}
+"""Current values by name; read directly on hot paths (a dict lookup).  Every flag is defined
+in this module (the kernels' too, at its end), so none needs a module imported first."""
 _LISTENERS: list[Callable[[str, object], None]] = []
 
 
@@ -106,7 +72,6 @@ def define_flag(name: str, type_: type, default: object, doc: str) -> None:
     if name in _DEFS:
         raise InvalidArgument(f"Flag {name} is defined twice.")
     d = FlagDef(name, type_, default, doc)
-    _LAZY_DEFS.pop(name, None)
     _DEFS[name] = d
     env = os.environ.get(name)
     FLAGS[name] = default
@@ -130,21 +95,15 @@ _ENV_ERRORS: dict[str, str] = {}
 
 def environment_errors() -> list[str]:
     """One message per ``FLAGS_*`` environment variable whose value did not parse (the flag
-    kept its default).  Flags of modules not imported yet whose variable is set are defined
-    first, so that every such variable is checked."""
-    for name in [n for n in _LAZY_DEFS if n in os.environ]:
-        _define_lazy(name)
+    kept its default)."""
     return list(_ENV_ERRORS.values())
 
 
 def _lookup(name: str) -> FlagDef:
     d = _DEFS.get(name)
-    if d is None and _define_lazy(name):
-        d = _DEFS.get(name)
     if d is None:
         import difflib
 
-        _define_all_lazy()  # the message lists every flag
         close = difflib.get_close_matches(name, list(_DEFS), n=3)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise NotFound(f"Flag {name} is not defined.{hint} Defined flags: {', '.join(_DEFS)}.")
@@ -220,3 +179,43 @@ define_flag(
     "name's first lookup instead of when its module registers it; 0 builds at registration "
     "(turning it off at run time builds every pending one). Results are the same.",
 )
+
+
+# The kernels' own switches (phi.kernels reads them; defined here so that reading or setting one
+# needs no kernel module imported): the compiled loops and their builds, scratch buffers, the
+# convolution / gelu / rnn fast paths, and the seeds of draws without a seed of their own.
+define_flag("FLAGS_kernel_aot", bool, True,
+            "The compiled loops from their ahead-of-time build (fluid-compat "
+            "build-kernels) when one matches this machine: numba is not imported; off, "
+            "or no build: numba's JIT.")
+define_flag("FLAGS_kernel_numba", bool, True,
+            "Compiled (numba) loops for depthwise convolution, Winograd transforms, "
+            "pooling and the conv_bn epilogue when numba is installed or the loops are "
+            "built ahead of time, and for layer_norm, gelu and softmax when they are "
+            "built; off: the numpy path.")
+define_flag("FLAGS_kernel_threads", int, 1,
+            "Threads the compiled loops split their channels over (the caller and "
+            "kernel_threads - 1 helpers, one caller at a time); 1: the caller's thread "
+            "only.")
+define_flag("FLAGS_kernel_scratch", bool, False,
+            "Kernels' large intermediates (im2col columns, Winograd transforms) in "
+            "per-thread reusable buffers instead of fresh arrays.")
+define_flag("FLAGS_gelu_fast_erf", bool, True,
+            "gelu (exact form) with one fitted erfc formula instead of fdlibm's erf.")
+define_flag("FLAGS_conv_winograd", bool, True,
+            "3x3 stride-1 convolutions over large maps as Winograd F(2x2, 3x3).")
+define_flag("FLAGS_conv_1x1_gemm", bool, True,
+            "1x1 stride-1 unpadded convolutions as one GEMM on the input's own view.")
+define_flag("FLAGS_conv_im2col_blocks", bool, True,
+            "With the compiled im2col, wide maps (ResNet's 7x7/2 stem) are convolved a "
+            "block of output rows at a time (columns that stay in cache between the "
+            "im2col and the GEMM); off: the whole map's columns, then one GEMM.")
+define_flag("FLAGS_graph_sampler_seed", int, 0,
+            "Seed of the graph samplers (Paddle draws from std::random_device).")
+define_flag("FLAGS_random_op_seed", int, 0,
+            "Seed of rrelu / gaussian_inplace / dirichlet / gumbel_softmax draws when the op "
+            "has no seed of its own (0: fresh entropy, as Paddle's global generator).")
+define_flag("FLAGS_kernel_rnn_fast", bool, True,
+            "The rnn kernel's fast path on numpy (a layer's directions stepped together, "
+            "in-place gate arithmetic, no per-step masking); off: the reference path, "
+            "one direction and step at a time.  Both give the same values.")

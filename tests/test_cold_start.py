@@ -1,7 +1,7 @@
 """Cold start (issue 14): kernel modules load on demand, yet every listing sees everything.
 
-The phi kernel modules register on a name's first lookup through a generated index
-(tools/gen_kernel_index.py), the fluid kernel modules by the layout rule (phi.core.layout);
+The phi kernel modules register on a name's first lookup of the module the layout rule names
+(phi.kernels.LAYOUT), the fluid kernel modules likewise (fluid_kernels.LAYOUT; phi.core.layout);
 phi.infermeta names load their module on first use; the grad-op mappings, the argmap checker
 and the backward pass load when asked for.  Each check runs in a fresh interpreter, since this
 test process has long imported everything.
@@ -34,61 +34,63 @@ def _python(code: str, *, lazy: bool = True, timeout: int = 300, env: dict | Non
 
 
 def _index_tool():
-    """tools/gen_kernel_index.py as a module."""
+    """tools/gen_yaml_caches.py as a module."""
     sys.path.insert(0, str(ROOT / "tools"))
     try:
-        import gen_kernel_index
+        import gen_yaml_caches
     finally:
         sys.path.remove(str(ROOT / "tools"))
-    return gen_kernel_index
+    return gen_yaml_caches
 
 
-def test_generated_indexes_are_up_to_date():
+def test_generated_caches_are_up_to_date():
     stale = _index_tool().stale()
     assert not stale, (f"stale: {[str(p.relative_to(ROOT)) for p in stale]}; run "
-                       "python tools/gen_kernel_index.py")
+                       "python tools/gen_yaml_caches.py")
 
 
 def test_every_kernel_module_is_listed():
     import fluid_compat.operators.fluid_kernels as fk
     import phi.kernels
 
-    helpers = {"__init__", "funcs", "cpu_random", "libm", "poly_overlap", "special", "stl_sort",
-               "unary2_special", "windows", "jit", "_jit_loops", "aot", "scratch"}
+    helpers = {"__init__", "funcs"}
     on_disk = {p.stem for p in (ROOT / "phi" / "kernels").glob("*.py")} - helpers
     # sub-packages (phi/kernels/sparse/): their modules, listed as "sparse.unary"
     on_disk |= {f"{p.parent.name}.{p.stem}" for p in (ROOT / "phi" / "kernels").glob("*/*.py")
-                if (p.parent / "__init__.py").is_file() and p.stem not in helpers}
-    assert on_disk == set(phi.kernels.MODULES)
+                if (p.parent / "__init__.py").is_file() and p.stem not in helpers
+                and p.parent.name not in helpers}
+    # a full load imports every one of them (the rule lists the package's files)
+    assert {f"phi.kernels.{m}" for m in on_disk} == set(phi.kernels.LAYOUT.modules())
     fluid_disk = {p.stem for p in (ROOT / "fluid_compat" / "operators" / "fluid_kernels")
                   .glob("*.py")} - {"__init__", "registry", "funcs"}
     assert {f"{fk.__name__}.{m}" for m in fluid_disk} == set(fk.LAYOUT.modules())
 
 
-def test_each_kernel_is_credited_to_the_module_defining_it():
-    """The index names, for every built-in kernel, the module its function comes from (the one
-    whose import registers it), not a module that merely imports that one."""
+def test_each_kernel_is_found_where_the_rule_looks_for_it():
+    """For every built-in kernel the rule names the module its function comes from (the one
+    whose import registers it): a fresh process's first lookup of any name finds it."""
     out = _python("""
-    import json
     from phi.core.registry import kernel_factory
+    import phi.kernels
     factory = kernel_factory()
     factory.load_all()
-    index = json.load(open("phi/kernels/_index.json"))["kernels"]
     wrong = sorted({(name, k.fn.__module__) for name, keys in factory._kernels.items()
                     for k in keys.values()
-                    if k.fn.__module__.removeprefix("phi.kernels.") not in index.get(name, [])})
+                    if k.fn.__module__ != phi.kernels.LAYOUT.module_of(name)})
     print(wrong or "-")
     """)
     assert out.split() == ["-"]
 
 
 def test_the_index_tool_imports_a_module_after_the_siblings_it_imports():
-    order = _index_tool().import_order("phi.kernels", ("binary2", "compare", "elementwise",
-                                                         "losses", "softmax"))
-    assert order.index("elementwise") < order.index("binary2")
-    assert order.index("elementwise") < order.index("compare")
-    assert order.index("softmax") < order.index("losses")
-    assert sorted(order) == ["binary2", "compare", "elementwise", "losses", "softmax"]
+    order = _index_tool().import_order("phi.kernels", ("cross_entropy_with_softmax", "fold",
+                                                         "fused_matmul", "matmul", "softmax",
+                                                         "unfold"))
+    assert order.index("softmax") < order.index("cross_entropy_with_softmax")
+    assert order.index("matmul") < order.index("fused_matmul")
+    assert order.index("unfold") < order.index("fold")
+    assert sorted(order) == ["cross_entropy_with_softmax", "fold", "fused_matmul", "matmul",
+                             "softmax", "unfold"]
 
 
 def test_the_index_tool_reads_every_form_of_a_sibling_import(tmp_path, monkeypatch):
@@ -119,11 +121,12 @@ def test_importing_the_packages_loads_no_kernel_family():
         import fluid_compat.cli, fluid_compat, phi, argmap, phi.infermeta
         import phi.kernels, fluid_compat.operators.fluid_kernels as fk
         from phi.core.registry import kernel_factory
-        loaded = [m for m in phi.kernels.MODULES if f"phi.kernels.{m}" in sys.modules]
+        modules = phi.kernels.LAYOUT.modules()
+        loaded = [m for m in modules if m in sys.modules]
         fluid = [m for m in fk.LAYOUT.modules() if m in sys.modules]
-        print(len(phi.kernels.MODULES), len(loaded), len(fluid))
+        print(len(modules), len(loaded), len(fluid))
         print(" ".join(m for m in ("fluid_compat.backward", "argmap.check", "phi.infermeta.fusion",
-                                   "phi.kernels.spectral", "fluid_compat.tools.compare")
+                                   "phi.kernels.fft", "fluid_compat.tools.compare")
                        if m in sys.modules))
     """)
     total, loaded, fluid, *unwanted = out.split()
@@ -140,14 +143,15 @@ def test_a_kernel_loads_on_first_lookup():
         from phi import DataType, KernelKey, Backend, DataLayout
         from phi.core.registry import kernel_factory
         f = kernel_factory()
-        assert "phi.kernels.spectral" not in sys.modules
-        assert f.has_kernel("fft_c2c")                       # known from the index, not loaded
-        assert "phi.kernels.spectral" not in sys.modules
+        assert "phi.kernels.fft" not in sys.modules
+        assert f.is_pending("fft_c2c")
         key = KernelKey(Backend.CPU, DataLayout.ALL_LAYOUT, DataType.COMPLEX64)
         k = f.select_kernel_or_raise("fft_c2c", key).kernel
-        assert "phi.kernels.spectral" in sys.modules
-        assert k.fn.__module__ == "phi.kernels.spectral"
-        assert "fft_c2c" not in f.lazy_pending()
+        assert "phi.kernels.fft" in sys.modules  # the module the rule names, and only it
+        assert "phi.kernels.stft" not in sys.modules
+        assert k.fn.__module__ == "phi.kernels.fft"
+        assert not f.is_pending("fft_c2c")
+        assert not f.has_kernel("fft_c2c_triple_grad") and "phi.kernels.fft" in sys.modules
         # a fluid kernel and its op's hooks load with the op's first use
         from fluid_compat import run_op
         import numpy as np
@@ -156,10 +160,10 @@ def test_a_kernel_loads_on_first_lookup():
         out = run_op("crop", {"X": x}, {"shape": [1, 2], "offsets": [0, 1]})
         assert "fluid_compat.operators.fluid_kernels.crop" in sys.modules
         print(out["Out"][0].tolist())
-        # a flag that a kernel module defines is there before its module is imported
-        assert "phi.kernels.misc1" not in sys.modules
+        # a flag that kernel modules read is defined with phi.flags: reading it imports none
+        assert "phi.kernels.rrelu" not in sys.modules
         print(phi.get_flags("FLAGS_random_op_seed"))
-        assert "phi.kernels.misc1" in sys.modules
+        assert "phi.kernels.rrelu" not in sys.modules
     """)
     assert "[[1.0, 2.0]]" in out
     assert "{'FLAGS_random_op_seed': 0}" in out
@@ -216,10 +220,8 @@ def test_many_threads_asking_for_unloaded_kernels_at_once():
         from phi.core.registry import kernel_factory
         f = kernel_factory()
         names = ["fft_c2c", "viterbi_decode", "yolo_box", "warprnnt", "edit_distance",
-                 "roi_align", "multiclass_nms3", "matrix_nms", "prior_box", "graph_khop_sampler"]
-        names = [n for n in names if f.has_kernel(n)]
-        assert len(names) >= 6, names
-        pending = [n for n in names if n in f.lazy_pending()]
+                 "roi_align", "multiclass_nms3", "matrix_nms", "prior_box"]
+        pending = [n for n in names if f.is_pending(n)]
         assert pending == names, pending
         barrier = threading.Barrier(16)
         found, errors = [], []
@@ -288,14 +290,14 @@ def test_a_plugin_kernel_meets_the_builtin_keys_of_its_name():
         from phi import register_kernel
         from phi.core.errors import AlreadyExists
         from phi.core.kernel import Tensor
-        assert "phi.kernels.spectral" not in sys.modules
+        assert "phi.kernels.fft" not in sys.modules
         try:
             @register_kernel("fft_c2c", "CPU", ["complex64"])
             def mine(ctx, x: Tensor, axes: list[int], normalization: str,
                      forward: bool) -> Tensor:
                 return x
         except AlreadyExists as exc:
-            print("refused", "phi.kernels.spectral" in sys.modules)
+            print("refused", "phi.kernels.fft" in sys.modules)
     """)
     assert "refused True" in out
 
@@ -420,9 +422,10 @@ _NOT_IMPORTED_BY_A_RUN = (
     "shutil",  # argparse's terminal width (fluid_compat.cli._HelpFormatter)
     "fluid_compat.operators.shadow",  # only with --shadow
     "logging",  # phi.core.trace.logger made when the trace is on or it is asked for
-    # kernel modules credited with kernels they only import (the index tool's old order:
-    # "add" loaded binary2, "softmax" loss kernels), and the conv_bn pass's kernels
-    "phi.kernels.binary2", "phi.kernels.losses", "phi.kernels.conv", "phi.kernels.norm",
+    # kernel modules that only import the kernels a run needs (bitwise imports elementwise's
+    # helpers, cross_entropy_with_softmax softmax), and the conv_bn pass's kernels
+    "phi.kernels.bitwise", "phi.kernels.cross_entropy_with_softmax", "phi.kernels.conv",
+    "phi.kernels.batch_norm",
 )
 
 
@@ -496,7 +499,9 @@ def test_every_kernel_built_late_equals_its_eager_build():
 
 
 def test_a_faulty_builtin_registration_raises_at_its_first_lookup(tmp_path):
-    (tmp_path / "fake_kernels.py").write_text(textwrap.dedent("""
+    (tmp_path / "fake_kernels").mkdir()
+    (tmp_path / "fake_kernels" / "__init__.py").write_text("")
+    (tmp_path / "fake_kernels" / "kernels.py").write_text(textwrap.dedent("""
         from phi.core.kernel import Tensor
         from phi.core.registry import register_kernel
 
@@ -511,9 +516,10 @@ def test_a_faulty_builtin_registration_raises_at_its_first_lookup(tmp_path):
         from phi.core.errors import InvalidArgument
         from phi.core.registry import kernel_factory
         f = kernel_factory()
-        f._index.modules = f._index.modules | {{"fake_kernels"}}  # as a built-in module
+        from phi.core.layout import Layout
+        f.set_layout(Layout("fake_kernels"))  # its modules as built-in ones
         try:
-            import fake_kernels
+            import fake_kernels.kernels
         except InvalidArgument:
             print("at import")
             raise SystemExit(0)
@@ -581,13 +587,13 @@ def test_op_definitions_are_made_when_first_asked_for():
 
 
 def test_infer_index_gives_way_to_an_edited_yaml(monkeypatch):
-    """_infer_index.json records the checksum of ops.yaml / static_ops.yaml; when the texts no
+    """_infer_cache.json records the checksum of ops.yaml / static_ops.yaml; when the texts no
     longer match (an edit after the index was made) the table comes from the YAML itself."""
     import json
 
     import phi.api as api
 
-    stored = json.loads((ROOT / "phi" / "api" / "_infer_index.json").read_text())
+    stored = json.loads((ROOT / "phi" / "api" / "_infer_cache.json").read_text())
     assert stored["yaml_checksum"] == api.yaml_checksum()  # made from the texts on disk
     built = []
     real = api.kernel_infer_index

@@ -40,7 +40,7 @@ from phi import flags
 from phi.common.backend import Backend
 from phi.common.data_type import DataType
 from phi.core.registry import kernel_factory
-from phi.kernels import jit
+from phi.kernels.funcs import jit
 
 from fluid_compat.operators.outputs import dense_output
 from fluid_compat.operators.runner import BoundRunner

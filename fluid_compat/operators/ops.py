@@ -9,7 +9,7 @@ types are checked against the ``expected_kernel_key`` Paddle recorded for every 
 (tests/fluid_compat).
 
 Parsing the YAML costs more than a cold start can spare, so the rows come from
-``_op_hooks_cache.json`` (tools/gen_kernel_index.py writes it; a test fails when it is stale)
+``_op_hooks_cache.json`` (tools/gen_yaml_caches.py writes it; a test fails when it is stale)
 while its checksum matches the YAML's text; an edited YAML is parsed instead.
 """
 

@@ -392,7 +392,7 @@ def main_run(args: argparse.Namespace) -> int:
     s = exe.last_stats
     print(f"ops: {s.ops} ran: {s.phi} on phi kernels, {s.fluid} on fluid kernels, "
           f"{s.fallback} fell back to CPU")
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
 
     print(f"kernels: {jit.path_summary()}")
     if s.fused_steps:

@@ -1,5 +1,5 @@
 """A short checksum of a text: generated caches (argmap/_compat_cache.json,
-phi/api/_infer_index.json) record it for the source they were made from, and a reader whose
+phi/api/_infer_cache.json) record it for the source they were made from, and a reader whose
 source no longer matches rebuilds from the source instead, so an edit is never hidden."""
 
 from __future__ import annotations

@@ -8,6 +8,10 @@ From a name (a kernel name, an op type) a :class:`Layout` gives the module that 
    base listed in the family table goes to that family's module;
 3. else the module named by the base.
 
+A package with sub-packages of its own rule (``phi.kernels.sparse``) gives each as a *part*: a
+pattern and the sub-package's Layout; a name the pattern finds (``re.search``) goes by the
+part's rule (``relu_coo_grad`` -> ``sparse.unary``).
+
 ``relu_grad`` -> base ``relu`` -> family ``activation``; ``unfold_grad`` -> ``unfold`` (its own
 module); ``multiply_raw`` -> ``multiply`` -> ``elementwise``.  No index is generated: the
 family table is written by hand, short, and the layout tests check that every registered
@@ -25,6 +29,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import re
 import sys
 import threading
 from collections.abc import Iterable, Mapping
@@ -46,13 +51,22 @@ class Layout:
     module -> the names and bases it holds), the variant suffixes it strips, and the modules of
     the package that hold no pieces (``funcs``, ``registry`` ...), which listing skips."""
 
-    __slots__ = ("_exists", "_family", "families", "helpers", "package", "variants")
+    __slots__ = ("_exists", "_family", "families", "helpers", "package", "parts", "variants")
 
     def __init__(self, package: str, families: Mapping[str, Iterable[str]] | None = None, *,
-                 variants: Iterable[str] = (), helpers: Iterable[str] = ()) -> None:
+                 variants: Iterable[str] = (), helpers: Iterable[str] = (),
+                 parts: Iterable[tuple[str, Layout]] = ()) -> None:
         self.package = package
         self.families = {f: tuple(m) for f, m in (families or {}).items()}
         self.variants = tuple(variants)
+        self.parts = tuple((re.compile(p), sub) for p, sub in parts)
+        """(pattern, Layout of a sub-package): names the pattern finds go by that rule."""
+        helpers = set(helpers)
+        for _, sub in self.parts:
+            if not sub.package.startswith(package + "."):
+                raise ValueError(f"{package}: part {sub.package!r} is not a sub-package")
+            rel = sub.package[len(package) + 1:]
+            helpers |= {f"{rel}.{h}" for h in sub.helpers}
         self.helpers = frozenset(helpers)
         family: dict[str, str] = {}
         for fam, members in self.families.items():
@@ -65,6 +79,9 @@ class Layout:
 
     def base(self, name: str) -> str:
         """``name`` less one grad suffix, then less one variant suffix."""
+        for pattern, sub in self.parts:
+            if pattern.search(name):
+                return sub.base(name)
         for s in GRAD_SUFFIXES:
             if name.endswith(s) and len(name) > len(s):
                 name = name[: -len(s)]
@@ -76,6 +93,9 @@ class Layout:
 
     def module_name(self, name: str) -> str:
         """The module (relative to the package, dotted for a sub-package) the rule names."""
+        for pattern, sub in self.parts:
+            if pattern.search(name):
+                return f"{sub.package[len(self.package) + 1:]}.{sub.module_name(name)}"
         fam = self._family.get(name)
         if fam is not None:
             return fam

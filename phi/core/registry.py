@@ -31,6 +31,7 @@ from phi.core.kernel import (
     parse_kernel_args,
 )
 from phi.core.kernel_key import KernelKey
+from phi.core.layout import Layout, RuleIndex
 
 __all__ = [
     "KernelFactory",
@@ -80,40 +81,37 @@ class KernelFactory:
         self._cache: dict[tuple, KernelResult] = {}
         self.generation = 0
         """Bumped on every change of the table, so that callers can drop cached decisions."""
-        # lazy registration (the process-wide factory): kernel name -> modules whose import
-        # registers it, for names not imported yet; empty when everything is loaded
-        self._index = LazyIndex()
+        # lazy registration (the process-wide factory): the layout rule names the module of
+        # a kernel name (phi.kernels' LAYOUT), imported on its first lookup
+        self._index = RuleIndex()
         # deferred builds (the process-wide factory, FLAGS_lazy_kernel_build): kernel name ->
         # registrations of built-in modules whose Kernel objects are made on the name's first
         # lookup; empty when everything is built
         self._deferred: dict[str, list[_DeferredBuild]] = {}
 
     # -- lazy registration -----------------------------------------------------------------
-    def set_lazy_index(self, index: Mapping[str, Sequence[str]], modules: Sequence[str]) -> None:
-        """Register kernels on demand: ``index`` maps each kernel name to the modules whose
-        import registers it (phi/kernels/_index.json); ``modules`` is every such module in the
-        order a full load imports them.  A lookup of a name imports its modules first (once,
-        under a lock, whichever thread asks first); listing the table loads everything, so
-        that no public call sees fewer kernels than an eager import registers."""
-        self._index.set(index, modules)
+    def set_layout(self, layout: Layout) -> None:
+        """Register kernels on demand by the layout rule (phi.kernels' ``LAYOUT``): a lookup of
+        a name imports the module the rule names for it first (once, under a lock, whichever
+        thread asks first); listing the table imports every module of the package, so that no
+        public call sees fewer kernels than an eager import registers."""
+        self._index.set(layout)
 
     def _ensure(self, name: str) -> None:
-        """Import the modules registering ``name`` and build its deferred kernels unless done
+        """Import the module registering ``name`` and build its deferred kernels unless done
         (cheap when nothing is left)."""
         index = self._index
-        if name not in index.pending and name not in self._deferred:
+        if not index.pending(name) and name not in self._deferred:
             return
         with index.lock:
             index.import_for(name)
             if name in self._deferred:
                 self._build_deferred(name)
-            # dropped only now: a thread reading the table meanwhile waits on the lock above
-            index.pending.pop(name, None)
 
     def load_all(self) -> None:
         """Import every kernel module not imported yet (what an eager ``import phi`` did) and
         build every deferred kernel."""
-        if not self._index.pending and not self._deferred:
+        if self._index.done and not self._deferred:
             return
         with self._index.lock:  # one hold: a lookup meanwhile waits for both
             self._index.import_all()
@@ -147,9 +145,9 @@ class KernelFactory:
         else:
             self._deferred.pop(name, None)
 
-    def lazy_pending(self) -> tuple[str, ...]:
-        """Kernel names whose modules are not imported yet (sorted; for tests and tools)."""
-        return tuple(sorted(self._index.pending))
+    def is_pending(self, name: str) -> bool:
+        """Whether a lookup of ``name`` would import its module first (for tests and tools)."""
+        return self._index.pending(name)
 
     def deferred_pending(self) -> tuple[str, ...]:
         """Kernel names registered but not built yet (sorted; for tests and tools)."""
@@ -160,8 +158,8 @@ class KernelFactory:
         """Add kernels; refuse a key that is already registered (none is added then)."""
         batch = [kernels] if isinstance(kernels, Kernel) else list(kernels)
         builtin = False
-        if self._index.modules:
-            builtin = all(k.fn.__module__ in self._index.modules for k in batch)
+        if self._index.active:
+            builtin = all(self._index.is_builtin(k.fn.__module__) for k in batch)
             if not builtin:
                 # a plug-in's or a test's kernel meets the built-in keys of its name as before
                 for name in {k.name for k in batch}:
@@ -212,7 +210,9 @@ class KernelFactory:
         return getattr(fn, "__module__", None) in self._index.modules
 
     def has_kernel(self, name: str) -> bool:
-        return name in self._kernels or name in self._index.pending or name in self._deferred
+        if name not in self._kernels and name not in self._deferred:
+            self._ensure(name)  # the module the rule names, when not imported yet
+        return name in self._kernels or name in self._deferred
 
     def names(self) -> list[str]:
         self.load_all()
@@ -337,7 +337,8 @@ def module_imported(module: str) -> bool:
 
 class LazyIndex:
     """Registration on demand: name -> the modules whose import registers it (a generated
-    ``_index.json``), for the names whose modules are not imported yet.
+    ``_index.json``), for the names whose modules are not imported yet (the fluid kernel
+    registry's; phi's KernelFactory loads by the layout rule, phi.core.layout.RuleIndex).
 
     A lookup of a name imports its modules first, once, under ``lock`` (whichever thread asks
     first; the others wait and find it done); listing a table imports every module of
@@ -481,8 +482,7 @@ def register_kernel(
     target = factory if factory is not None else _DEFAULT_FACTORY
 
     def decorate(fn: Callable) -> Callable:
-        if (target._index.modules and fn.__module__ in target._index.modules
-                and flags.FLAGS[_LAZY_BUILD_FLAG]):
+        if (target._index.is_builtin(fn.__module__) and flags.FLAGS[_LAZY_BUILD_FLAG]):
             # a built-in module: signature parsing and the Kernel objects wait for a lookup
             target.defer(name, _DeferredBuild(fn.__module__, functools.partial(build, fn)))
         else:

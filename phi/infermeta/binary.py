@@ -1067,7 +1067,7 @@ def prior_box_infer_meta(input, image, min_sizes, max_sizes, aspect_ratios, vari
                          clip, step_w, step_h, offset, min_max_aspect_ratios_order, out,
                          var) -> None:
     """[H, W, num_priors, 4] for both outputs."""
-    from phi.kernels.detection_basic import expand_aspect_ratios
+    from phi.kernels.prior_box import expand_aspect_ratios
 
     if len(input.dims) != 4:
         raise InvalidArgument(f"prior_box: Input must be 4-D, got dims {list(input.dims)}.")

@@ -597,7 +597,7 @@ def coalesce_tensor_infer_meta(input: list, dtype, copy_data: bool, set_constant
                                fused_output) -> None:
     """CoalesceTensorInferMeta: Output[i] as Input[i] (or as concated_shapes says); FusedOutput
     1-D with every chunk, aligned as the kernel aligns them (-1 while a dim is unknown)."""
-    from phi.kernels.misc2 import coalesce_tensor_layout  # the kernel's own layout rule
+    from phi.kernels.funcs.memory import coalesce_tensor_layout
 
     shapes = [tuple(m.dims) for m in input]
     if concated_shapes:
@@ -620,7 +620,7 @@ def coalesce_tensor_infer_meta(input: list, dtype, copy_data: bool, set_constant
 
 def check_memory_continue_infer_meta(x: list, out: list, xout) -> None:
     """Out[i] as X[i]; XOut 1-D of the chunks aligned to the CPU's 4096 bytes, in X's dtype."""
-    from phi.kernels.misc2 import coalesce_tensor_layout
+    from phi.kernels.funcs.memory import coalesce_tensor_layout
 
     for src, o in zip(x, out, strict=False):
         if o is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from phi.common.data_type import DataType
 from phi.core.bound import binds
 from phi.core.errors import InvalidArgument
@@ -11,6 +12,7 @@ from phi.core.registry import register_kernel
 from phi.kernels.funcs import cast_array, plain_cast, quiet
 
 __all__ = ["cast"]
+
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json); also the output dtypes that
 # PD_VISIT_ALL_TYPES accepts
@@ -55,4 +57,3 @@ def _bind_cast(ctx, attrs, metas):
                     return x.astype(to)
             return cast(ctx, x, dtype)
     return bound
-

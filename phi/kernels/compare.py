@@ -1,4 +1,4 @@
-"""Compare kernels: less_than ... not_equal and their legacy ``_raw`` forms (Paddle's
+"""Compare kernels: less_than ... not_equal, their legacy ``_raw`` forms and equal_all (Paddle's
 paddle/phi/kernels/cpu/compare_kernel.cc, impl/compare_kernel_impl.h, funcs/compare_functors.h).
 
 Outputs are bool.  Inputs broadcast numpy-style; the ``_raw`` kernels of legacy programs first
@@ -14,14 +14,13 @@ from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.elementwise import _align
-from phi.kernels.funcs import as_array, quiet
+from phi.kernels.funcs import FLOATS, as_array, quiet
+from phi.kernels.funcs.elementwise import align_axis
 
-__all__ = [
-    "equal", "equal_raw", "greater_equal", "greater_equal_raw", "greater_than",
-    "greater_than_raw", "less_equal", "less_equal_raw", "less_than", "less_than_raw",
-    "not_equal", "not_equal_raw",
-]
+__all__ = ["equal", "equal_all", "equal_raw", "greater_equal", "greater_equal_raw", "greater_than",
+           "greater_than_raw", "less_equal", "less_equal_raw", "less_than", "less_than_raw",
+           "not_equal", "not_equal_raw"]
+
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json): the same list for all twelve
 COMPARE_DTYPES = ["bool", "int16", "int32", "int64", "float32", "float64", "uint8", "int8",
@@ -79,7 +78,7 @@ def _register(name: str, functor, doc: str):
         return functor(ctx, x, y)
 
     def raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
-        a, b = _align(ctx.xp, x, y, axis)
+        a, b = align_axis(ctx.xp, x, y, axis)
         _check_broadcast(name, a, b)
         return functor(ctx, a, b)
 
@@ -102,3 +101,15 @@ greater_equal, greater_equal_raw = _register("greater_equal", _greater_equal,
 equal, equal_raw = _register("equal", _equal, "x == y, floats within 1e-8 (EqualFunctor).")
 not_equal, not_equal_raw = _register("not_equal", _not_equal,
                                      "not equal(x, y): true where either is NaN.")
+
+
+@register_kernel("equal_all", ("CPU", "GPU"), dtypes=["bool", "int32", "int64", "float32",
+                                                      "float64"], output_defs=_BOOL_OUT)
+def equal_all(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """False when the dims differ, else every element equal (floats within 1e-8, NaN never)."""
+    xp = ctx.xp
+    if tuple(x.shape) != tuple(y.shape):
+        return xp.asarray(False)
+    with quiet(xp):
+        eq = (x == y) | (xp.abs(x - y) < 1e-8) if ctx.data_type(x) in FLOATS else x == y
+    return as_array(xp, xp.all(eq))

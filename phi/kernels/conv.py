@@ -1,4 +1,5 @@
-"""Convolution kernels: conv2d and depthwise_conv2d (Paddle's
+"""Convolution kernels: conv2d, depthwise_conv2d, conv3d, their grads and the oneDNN
+fused_conv2d / fused_conv3d, which share their computation (Paddle's
 paddle/phi/kernels/cpu/conv_kernel.cc and impl/conv_kernel_impl.h).
 
 Paddle computes a convolution as im2col + GEMM per group; so does this module, with numpy's
@@ -60,8 +61,10 @@ import math
 import numpy as np
 
 from phi import flags
+from phi.common.data_type import DataType
+from phi.common.layout import DataLayout
 from phi.core.bound import binds
-from phi.core.errors import InvalidArgument
+from phi.core.errors import InvalidArgument, Unimplemented
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.infermeta.funcs import (
@@ -70,15 +73,18 @@ from phi.infermeta.funcs import (
     is_channel_last,
     resolve_conv_padding,
 )
-from phi.kernels import jit
-from phi.kernels.funcs import prod
-from phi.kernels.scratch import FLAG as _SCRATCH_FLAG
-from phi.kernels.scratch import scratch
-from phi.kernels.windows import overhang, strided_view
+from phi.kernels.funcs import jit, prod, quiet
+from phi.kernels.funcs.conv import (channels_first, channels_last, col2im, conv_windows, im2col,
+                                    pad_nchw)
+from phi.kernels.funcs.onednn_post_ops import apply_activation
+from phi.kernels.funcs.scratch import FLAG as _SCRATCH_FLAG, scratch
+from phi.kernels.funcs.windows import overhang
+
+__all__ = ["conv2d", "conv3d", "conv_grad_compute", "depthwise_conv2d", "fused_conv",
+           "fused_conv2d", "fused_conv3d", "im2col"]
+
 
 FLAGS = flags.FLAGS
-
-__all__ = ["conv2d", "conv3d", "depthwise_conv2d", "im2col"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 CONV2D_DTYPES = ["float32", "float64"]
@@ -87,18 +93,6 @@ CONV3D_DTYPES = ["float32", "float64"]
 
 _COLS_BLOCK_BYTES = 1 << 20
 """Bytes of depthwise columns built per channel block."""
-
-
-def _pad_nchw(xp, x, pads):
-    """x [N, C, *spatial] zero-padded by pads [before0, after0, before1, ...]: a new C-contiguous
-    array (zeros, then one slice assignment: a tenth of ``xp.pad``'s time on small layers)."""
-    if not any(pads):
-        return xp.ascontiguousarray(x)
-    spatial = x.shape[2:]
-    shape = [size + pads[2 * i] + pads[2 * i + 1] for i, size in enumerate(spatial)]
-    out = xp.zeros((*x.shape[:2], *shape), dtype=x.dtype)
-    out[(..., *[slice(pads[2 * i], pads[2 * i] + size) for i, size in enumerate(spatial)])] = x
-    return out
 
 
 def _pad_into(x, pads):
@@ -121,41 +115,11 @@ def _pad_into(x, pads):
     return out
 
 
-def _windows(xp, x, groups: int, ksize, dilations, strides, out_sizes):
-    """A strided view [N, G, C/G, *k, *out] of the padded, contiguous [N, C, *spatial] input x
-    (no copy); the padding must hold every window (``windows.overhang`` is 0)."""
-    n, c = x.shape[:2]
-    sn, sc = x.strides[:2]
-    sp = x.strides[2:]
-    cg = c // groups
-    shape = (n, groups, cg, *ksize, *out_sizes)
-    st = [sn, sc * cg, sc]
-    st += [s * d for s, d in zip(sp, dilations, strict=False)]
-    st += [s * t for s, t in zip(sp, strides, strict=False)]
-    return strided_view(xp, x, shape, st)
-
-
-def im2col(xp, x, ksize, strides, pads, dilations, out_sizes):
-    """Paddle's im2col (kCFO) of an [N, C, *spatial] x: columns [N, C * prod(k), prod(out)],
-    taps outside the input zero; ``pads`` [before0, after0, ...] must hold every window."""
-    n, c = x.shape[:2]
-    view = _windows(xp, _pad_nchw(xp, x, pads), 1, ksize, dilations, strides, out_sizes)
-    return xp.reshape(view, (n, c * prod(ksize), prod(out_sizes)))  # the copy
-
-
 _WINOGRAD_FLAG = "FLAGS_conv_winograd"
-flags.define_flag(_WINOGRAD_FLAG, bool, True,
-                  "3x3 stride-1 convolutions over large maps as Winograd F(2x2, 3x3).")
 
 _GEMM_1X1_FLAG = "FLAGS_conv_1x1_gemm"
-flags.define_flag(_GEMM_1X1_FLAG, bool, True,
-                  "1x1 stride-1 unpadded convolutions as one GEMM on the input's own view.")
 
 _BLOCK_FLAG = "FLAGS_conv_im2col_blocks"
-flags.define_flag(_BLOCK_FLAG, bool, True,
-                  "With the compiled im2col, wide maps (ResNet's 7x7/2 stem) are convolved a "
-                  "block of output rows at a time (columns that stay in cache between the "
-                  "im2col and the GEMM); off: the whole map's columns, then one GEMM.")
 _BLOCK_BYTES = 1 << 20
 _BLOCK_MIN_COLUMNS = 1024
 
@@ -330,15 +294,15 @@ def _conv_nchw(ctx, x, w, strides, pads, dilations, groups: int, out_sizes):
                      out_sizes[1], *ksize, *strides, *dilations, pads[0], pads[2])
     elif xp is np and FLAGS[_SCRATCH_FLAG]:  # the padded input and the columns in scratch
         xpad = _pad_into(x, pads)
-        view = _windows(xp, xpad, groups, ksize, dilations, strides, out_sizes)
+        view = conv_windows(xp, xpad, groups, ksize, dilations, strides, out_sizes)
         if k == cg and view.strides[-1] == x.itemsize and tuple(strides) == (1,) * len(ksize):
             cols = xp.reshape(view, (n, groups, k, length))  # 1x1: a view, no copy
         else:
             cols = scratch("conv.cols", (n, groups, k, length), x.dtype)
             np.copyto(np.reshape(cols, view.shape), view)  # the im2col copy
     else:
-        xpad = _pad_nchw(xp, x, pads)
-        view = _windows(xp, xpad, groups, ksize, dilations, strides, out_sizes)
+        xpad = pad_nchw(xp, x, pads)
+        view = conv_windows(xp, xpad, groups, ksize, dilations, strides, out_sizes)
         cols = xp.reshape(view, (n, groups, k, length))  # the im2col copy
     wmat = xp.reshape(w, (groups, o // groups, k))
     if n * groups == 1:  # one plain GEMM (numpy's stacked matmul path is slower)
@@ -411,12 +375,12 @@ def conv_geometry(spatial, ksize, strides, paddings, padding_algorithm: str, dil
 
 @functools.lru_cache(maxsize=1024)
 def _conv_geometry_memo(spatial, ksize, strides, paddings, padding_algorithm, dilations):
-    pads, dils, out = _conv_geometry(spatial, ksize, strides, paddings, padding_algorithm,
+    pads, dils, out = conv_geometry_uncached(spatial, ksize, strides, paddings, padding_algorithm,
                                      dilations)
     return tuple(pads), tuple(dils), out
 
 
-def _conv_geometry(spatial, ksize, strides, paddings, padding_algorithm: str, dilations):
+def conv_geometry_uncached(spatial, ksize, strides, paddings, padding_algorithm: str, dilations):
     """(pads, dilations, output sizes) of a convolution over ``spatial`` sizes, as Paddle's
     kernel sees them: sizes by ConvOutSize (C++ truncation), and pads whose trailing sides are
     grown where the last window overhangs the padded input (an input smaller than its window:
@@ -561,3 +525,183 @@ def conv3d(ctx, input: Tensor, filter: Tensor, strides: list[int], paddings: lis
     kw] filter; paddings of 3 values (both sides) or 6 (before, after per axis)."""
     return conv_compute(ctx, input, filter, strides, paddings, padding_algorithm, dilations,
                         groups, data_format)
+
+
+# Paddle 2.6.2 CPU registrations (corpus phi_kernels.json): float and double for all six
+CONV_GRAD_DTYPES = ["float32", "float64"]
+
+
+def conv_grad_compute(ctx, input, filter, out_grad, strides, paddings, padding_algorithm: str,
+                      dilations, groups: int, data_format: str):
+    """(input gradient, filter gradient) of conv2d / depthwise_conv2d / conv3d."""
+    xp = ctx.xp
+    nd = input.ndim - 2
+    cl = is_channel_last(data_format)
+    x = channels_first(xp, input, nd, cl)
+    dout = channels_first(xp, out_grad, nd, cl)
+    ksize = filter.shape[2:]
+    pads, dils, out_sizes = conv_geometry(x.shape[2:], ksize, strides, paddings,
+                                          padding_algorithm, dilations)
+    n, c = x.shape[:2]
+    o = filter.shape[0]
+    if 0 in out_sizes or 0 in x.shape or 0 in filter.shape:
+        return channels_last(xp, xp.zeros_like(x), nd, cl), xp.zeros_like(filter)
+    k = (c // groups) * prod(ksize)
+    length = prod(out_sizes)
+    cols = xp.reshape(conv_windows(xp, pad_nchw(xp, x, pads), groups, ksize, dils, strides,
+                               out_sizes), (n, groups, k, length))
+    dg = xp.reshape(xp.ascontiguousarray(dout), (n, groups, o // groups, length))
+    dw = xp.sum(xp.matmul(dg, xp.swapaxes(cols, -1, -2)), axis=0)  # [G, O/G, K]
+    wmat = xp.reshape(filter, (groups, o // groups, k))
+    dcols = xp.matmul(xp.swapaxes(wmat, -1, -2), dg)  # [N, G, K, L]
+    dx = col2im(xp, xp.reshape(dcols, (n, c, *ksize, *out_sizes)), strides, dils, pads[::2],
+                x.shape[2:])
+    return channels_last(xp, dx, nd, cl), xp.reshape(dw, filter.shape).astype(filter.dtype)
+
+
+def _conv_grad(name: str, groups_first: bool):
+    """Register ``name``: the conv grad signature, attributes in Paddle's order (conv2d_grad
+    has dilations before groups, the other two groups first)."""
+    if groups_first:
+        def kernel(ctx, input: Tensor, filter: Tensor, out_grad: Tensor, strides: list[int],
+                   paddings: list[int], padding_algorithm: str, groups: int,
+                   dilations: list[int], data_format: str) -> tuple[Tensor, Tensor]:
+            return conv_grad_compute(ctx, input, filter, out_grad, strides, paddings,
+                                     padding_algorithm, dilations, groups, data_format)
+    else:
+        def kernel(ctx, input: Tensor, filter: Tensor, out_grad: Tensor, strides: list[int],
+                   paddings: list[int], padding_algorithm: str, dilations: list[int],
+                   groups: int, data_format: str) -> tuple[Tensor, Tensor]:
+            return conv_grad_compute(ctx, input, filter, out_grad, strides, paddings,
+                                     padding_algorithm, dilations, groups, data_format)
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"{name}: (input gradient, filter gradient) of {name[:-5]}."
+    return register_kernel(name, ("CPU", "GPU"), dtypes=CONV_GRAD_DTYPES)(kernel)
+
+
+conv2d_grad = _conv_grad("conv2d_grad", groups_first=False)
+depthwise_conv2d_grad = _conv_grad("depthwise_conv2d_grad", groups_first=True)
+conv3d_grad = _conv_grad("conv3d_grad", groups_first=True)
+
+
+def _bf16():
+    return DataType.BFLOAT16.to_numpy()  # ml_dtypes' bfloat16, imported when first needed
+
+
+def _dnn(ctx, name: str, default):
+    """An attribute Paddle reads from the OneDNNContext (``default`` without one)."""
+    has = getattr(ctx, "has_dnn_attr", None)
+    return ctx.dnn_attr(name, default) if has is not None and has(name) else default
+
+
+def fused_conv(ctx, op_type: str, input, filter, bias, residual_param, strides, paddings,
+               padding_algorithm: str, dilations, groups: int, data_format: str,
+               mkldnn_data_type: str, fuse_activation: str, fuse_residual_connection: bool,
+               force_fp32_output: bool):
+    """The shared body of fused_conv2d and fused_conv3d."""
+    xp = ctx.xp
+    rank = 5 if op_type == "fused_conv3d" else 4
+    if input.ndim != rank or filter.ndim != rank:
+        raise InvalidArgument(f"{op_type}: Input and Filter must be {rank}-D, got "
+                              f"{list(input.shape)} and {list(filter.shape)}.")
+    if mkldnn_data_type not in ("float32", "int8", "bfloat16", ""):
+        raise InvalidArgument(f"{op_type}: mkldnn_data_type must be float32, int8 or "
+                              f"bfloat16, got {mkldnn_data_type!r}.")
+    if input.dtype in (np.int8, np.uint8):
+        return _int8_conv(ctx, op_type, input, filter, bias, residual_param, strides, paddings,
+                          padding_algorithm, dilations, groups, data_format, fuse_activation,
+                          fuse_residual_connection, force_fp32_output)
+    bf16 = mkldnn_data_type == "bfloat16" or input.dtype == _bf16()
+    if bf16:  # oneDNN's bfloat16 conv: bf16 operands, float32 accumulation and post-ops
+        input = input.astype(_bf16()).astype(np.float32)
+        filter = filter.astype(_bf16()).astype(np.float32)
+    if bias is not None and bias.ndim != 1:
+        raise InvalidArgument(f"{op_type}: Bias must be 1-D, got shape {list(bias.shape)}.")
+    out = conv_compute(ctx, input, filter, strides, paddings, padding_algorithm, dilations,
+                       groups, data_format, bias=bias)
+    if fuse_residual_connection:
+        if residual_param is None:
+            raise InvalidArgument(f"{op_type}: fuse_residual_connection is true but "
+                                  "ResidualData is missing.")
+        if tuple(residual_param.shape) != tuple(out.shape):
+            raise InvalidArgument(
+                f"{op_type}: Output and residual param must have the same dimension sizes, "
+                f"got Output {list(out.shape)} and ResidualData "
+                f"{list(residual_param.shape)}.")
+        out = xp.add(out, residual_param.astype(out.dtype))
+    out = apply_activation(xp, out, fuse_activation, float(_dnn(ctx, "fuse_alpha", 0.0)),
+                           float(_dnn(ctx, "fuse_beta", 0.0)), op_type)
+    if bf16 and not force_fp32_output:
+        out = out.astype(_bf16())  # round to nearest even
+    return xp.ascontiguousarray(out)
+
+
+def _int8_conv(ctx, op_type, input, filter, bias, residual_param, strides, paddings,
+               padding_algorithm, dilations, groups, data_format, fuse_activation,
+               fuse_residual_connection, force_fp32_output):
+    xp = ctx.xp
+    if fuse_residual_connection:
+        raise Unimplemented(f"{op_type}: the int8 residual sum (Scale_in_eltwise) is not "
+                            "implemented.")
+    scale_in = np.float32(_dnn(ctx, "Scale_in", 1.0))
+    weights = np.asarray(_dnn(ctx, "Scale_weights", [1.0]), np.float32).reshape(-1)
+    out_ch = filter.shape[0]
+    if weights.size not in (1, out_ch):
+        raise InvalidArgument(f"{op_type}: Scale_weights has {weights.size} values; expected 1 "
+                              f"or one per output channel ({out_ch}).")
+    weights = np.broadcast_to(weights, (out_ch,))
+    shape = (out_ch,) + (1,) * (filter.ndim - 1)
+    with quiet(xp):
+        wq = xp.clip(xp.rint(filter.astype(np.float32) * xp.reshape(weights, shape)), -128, 127)
+        # integer products summed exactly (|acc| < 2^53 in float64)
+        acc = conv_compute(ctx, input.astype(np.float64), wq.astype(np.float64), strides,
+                           paddings, padding_algorithm, dilations, groups, data_format)
+        channel_axis = acc.ndim - 1 if data_format in ("NHWC", "NDHWC") else 1
+        bshape = [1] * acc.ndim
+        bshape[channel_axis] = out_ch
+        back = (np.float32(1) / (scale_in * weights)).astype(np.float32)
+        v = acc.astype(np.float32) * xp.reshape(back, bshape)
+        if bias is not None:
+            v = v + xp.reshape(bias.astype(np.float32), bshape)
+    v = apply_activation(xp, v.astype(np.float32), fuse_activation,
+                         float(_dnn(ctx, "fuse_alpha", 0.0)), float(_dnn(ctx, "fuse_beta", 0.0)),
+                         op_type)
+    if force_fp32_output:
+        return xp.ascontiguousarray(v)
+    target = np.uint8 if fuse_activation in ("relu", "relu6") else np.int8
+    info = np.iinfo(target)
+    with quiet(xp):
+        q = xp.clip(xp.rint(v * np.float32(_dnn(ctx, "Scale_out", 1.0))), info.min, info.max)
+    return xp.ascontiguousarray(q.astype(target))
+
+
+_CONV_DEFS = {"filter": {"dtype": DataType.ALL_DTYPE}, "bias": {"dtype": DataType.ALL_DTYPE},
+              "residual_param": {"dtype": DataType.ALL_DTYPE}}
+
+
+@register_kernel("fused_conv2d", ("ONEDNN",), dtypes=["float32", "bfloat16", "int8", "uint8"],
+                 layout=DataLayout.ONEDNN, input_defs=_CONV_DEFS,
+                 output_defs={0: {"dtype": DataType.ALL_DTYPE}})
+def fused_conv2d(ctx, input: Tensor, filter: Tensor, bias: Tensor | None,
+                 residual_param: Tensor | None, strides: list[int], paddings: list[int],
+                 padding_algorithm: str, dilations: list[int], groups: int, data_format: str,
+                 mkldnn_data_type: str, fuse_activation: str, fuse_residual_connection: bool,
+                 force_fp32_output: bool) -> Tensor:
+    """conv2d + Bias, then + ResidualData, then the activation."""
+    return fused_conv(ctx, "fused_conv2d", input, filter, bias, residual_param, strides,
+                      paddings, padding_algorithm, dilations, groups, data_format,
+                      mkldnn_data_type, fuse_activation, fuse_residual_connection,
+                      force_fp32_output)
+
+
+@register_kernel("fused_conv3d", ("ONEDNN",), dtypes=["float32"], layout=DataLayout.ONEDNN)
+def fused_conv3d(ctx, input: Tensor, filter: Tensor, bias: Tensor | None,
+                 residual_param: Tensor | None, strides: list[int], paddings: list[int],
+                 padding_algorithm: str, dilations: list[int], groups: int, data_format: str,
+                 mkldnn_data_type: str, fuse_activation: str, fuse_residual_connection: bool,
+                 force_fp32_output: bool) -> Tensor:
+    """conv3d + Bias, then + ResidualData, then the activation."""
+    return fused_conv(ctx, "fused_conv3d", input, filter, bias, residual_param, strides,
+                      paddings, padding_algorithm, dilations, groups, data_format,
+                      mkldnn_data_type, fuse_activation, fuse_residual_connection,
+                      force_fp32_output)

@@ -15,6 +15,7 @@ from phi.kernels.funcs import as_array, quiet
 
 __all__ = ["determinant", "determinant_grad"]
 
+
 _F = ["float32", "float64"]
 
 

@@ -1,5 +1,5 @@
-"""Element-wise binary kernels with broadcasting (Paddle's paddle/phi/kernels/cpu/elementwise*.cc,
-funcs/elementwise_functor.h, funcs/elementwise_base.h).
+"""Element-wise binary kernels with broadcasting, add_n and their grads (Paddle's
+paddle/phi/kernels/cpu/elementwise*.cc, funcs/elementwise_functor.h, funcs/elementwise_base.h).
 
 Inputs broadcast numpy-style (Paddle's axis = -1).  Integer results wrap on overflow, as the
 C++ functors do on x86-64.
@@ -11,14 +11,138 @@ import math
 import operator
 
 import numpy as np
+
 from phi.common.data_type import DataType
 from phi.core.bound import binds
 from phi.core.errors import InvalidArgument, PreconditionNotMet
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.kernels.funcs import INTEGERS, as_array, bf16_op, half_op, quiet, trunc_divide
+from phi.kernels.funcs import (COMPLEX, INTEGERS, as_array, bf16_op, float_to_int, half_op, quiet,
+                               to_half, trunc_divide)
+from phi.kernels.funcs.elementwise import align_axis, empty_broadcast_check, reduce_to
 
-__all__ = ["add", "divide", "maximum", "minimum", "multiply", "subtract"]
+__all__ = ["add", "add_n", "add_n_bf16", "add_raw", "atan2", "divide", "divide_raw",
+           "elementwise_pow", "elementwise_pow_raw", "maximum", "maximum_raw", "minimum",
+           "minimum_raw", "multiply", "multiply_raw", "nextafter", "subtract", "subtract_raw"]
+
+
+_HALF = (DataType.FLOAT16, DataType.BFLOAT16)
+
+
+def _int_divisor_check(ctx, x, y) -> None:
+    # Paddle enforces b != 0 per computed element for integer floor divide / remainder
+    if ctx.data_type(x) in INTEGERS and x.size and y.size and bool(ctx.xp.any(y == 0)):
+        raise InvalidArgument(_DIV_ZERO)
+
+
+def _floor_divide(ctx, x, y):
+    """FloorDivideFunctor: integers floor (Python //) and refuse 0; floats as Python's
+    divmod (inf // 2 is nan, 1 // 0 is inf)."""
+    xp = ctx.xp
+    _int_divisor_check(ctx, x, y)
+    if ctx.data_type(x) in _HALF:
+        return half_op(ctx, xp.floor_divide, x, y)
+    with quiet(xp):
+        return as_array(xp, xp.floor_divide(x, y))
+
+
+def _remainder(ctx, x, y):
+    """RemainderFunctor: r = a % b (fmod for floats), plus b when r != 0 and its sign differs
+    from b's (so -0.0 % 2 stays -0.0, unlike numpy's remainder)."""
+    xp = ctx.xp
+    _int_divisor_check(ctx, x, y)
+    if ctx.data_type(x) in INTEGERS:
+        return as_array(xp, xp.remainder(x, y))
+    with quiet(xp):
+        r = xp.fmod(x, y)
+        return as_array(xp, xp.where((r != 0) & ((r < 0) != (y < 0)), r + y, r))
+
+
+def _fmax(ctx, x, y):
+    """FMaxFunctor (std::fmax): NaN only when both are NaN."""
+    return as_array(ctx.xp, ctx.xp.fmax(x, y))
+
+
+def _fmin(ctx, x, y):
+    """FMinFunctor (std::fmin): NaN only when both are NaN."""
+    return as_array(ctx.xp, ctx.xp.fmin(x, y))
+
+
+def _heaviside(ctx, x, y):
+    """ElementwiseHeavisideFunctor: a == 0 ? b : (a > 0) (NaN gives 0, not numpy's NaN)."""
+    xp = ctx.xp
+    return as_array(xp, xp.where(x == 0, y, xp.astype(x > 0, x.dtype)))
+
+
+def _grad_add(ctx, x, y):
+    """x + y (trailing broadcast)."""
+    with quiet(ctx.xp):
+        return as_array(ctx.xp, x + y)
+
+
+def _register(name: str, functor, dtypes, raw: bool) -> None:
+    def plain(ctx, x: Tensor, y: Tensor) -> Tensor:
+        empty_broadcast_check(name, x, y)
+        return functor(ctx, x, y)
+
+    plain.__name__ = plain.__qualname__ = name
+    plain.__doc__ = functor.__doc__
+    register_kernel(name, ("CPU", "GPU"), dtypes=dtypes)(plain)
+    globals()[name] = plain
+    __all__.append(name)
+    if raw:
+        def raw_fn(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
+            empty_broadcast_check(name, x, y)
+            return functor(ctx, *align_axis(ctx.xp, x, y, axis))
+
+        raw_fn.__name__ = raw_fn.__qualname__ = f"{name}_raw"
+        raw_fn.__doc__ = f"{name} with legacy axis alignment."
+        register_kernel(f"{name}_raw", ("CPU", "GPU"), dtypes=dtypes)(raw_fn)
+        globals()[f"{name}_raw"] = raw_fn
+        __all__.append(f"{name}_raw")
+
+
+_F_I = ["float32", "float64", "int32", "int64"]
+# Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
+for _name, _fn, _dtypes, _raw in (
+    ("floor_divide", _floor_divide, ["float32", "float64", "int8", "uint8", "int16", "int32",
+                                     "int64", "float16", "bfloat16"], True),
+    ("remainder", _remainder, _F_I, True),
+    ("fmax", _fmax, _F_I, False),
+    ("fmin", _fmin, _F_I, False),
+    ("heaviside", _heaviside, _F_I, False),
+    ("grad_add", _grad_add, ["float32", "float64", "int16", "int32", "int64", "complex64",
+                             "complex128"], False),
+):
+    _register(_name, _fn, _dtypes, _raw)
+
+
+@register_kernel("atan2", ("CPU", "GPU"), dtypes=["float32", "float64", "int32", "int64",
+                                                  "float16"])
+def atan2(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """atan2(x, y); integers give float64 computed in float32 (atan2f, as Paddle's CPU)."""
+    xp = ctx.xp
+    dtype = ctx.data_type(x)
+    if dtype is DataType.FLOAT16:
+        return half_op(ctx, xp.arctan2, x, y)
+    via = {DataType.INT32: DataType.FLOAT32, DataType.INT64: DataType.FLOAT32}.get(dtype)
+    if via is not None:
+        x, y = ctx.astype(x, via), ctx.astype(y, via)
+        if xp is np:  # atan2f itself, one value at a time: integer atan2 is rare and small
+            from phi.kernels.funcs.libm import libm_atan2
+
+            return ctx.astype(libm_atan2(x, y), DataType.FLOAT64)
+    with quiet(xp):
+        out = xp.arctan2(x, y)
+    return as_array(xp, out if via is None else ctx.astype(out, DataType.FLOAT64))
+
+
+@register_kernel("nextafter", ("CPU", "GPU"), dtypes=["float32", "float64"])
+def nextafter(ctx, x: Tensor, y: Tensor) -> Tensor:
+    """std::nextafter(x, y)."""
+    empty_broadcast_check("nextafter", x, y)
+    return as_array(ctx.xp, ctx.xp.nextafter(x, y))
+
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json): no bool or float16 add on CPU
 ADD_DTYPES = ["float32", "float64", "int16", "int32", "int64", "complex64", "complex128"]
@@ -166,26 +290,12 @@ def minimum(ctx, x: Tensor, y: Tensor) -> Tensor:
     return as_array(ctx.xp, ctx.xp.where(a < b, a, b))
 
 
-# -- the legacy `_raw` kernels: elementwise ops of legacy programs with an `axis` -----------------
-# elementwise_add(axis != -1) maps to add_raw etc. (Paddle 2.6.2 keeps them for old programs):
-# the lower-rank operand is aligned to the other starting at `axis`.
-
-def _align(xp, x, y, axis: int):
-    if axis == -1 or x.ndim == y.ndim:
-        return x, y
-    if x.ndim > y.ndim:
-        pad = x.ndim - y.ndim - axis
-        return x, xp.reshape(y, (1,) * axis + tuple(y.shape) + (1,) * pad)
-    pad = y.ndim - x.ndim - axis
-    return xp.reshape(x, (1,) * axis + tuple(x.shape) + (1,) * pad), y
-
-
 @register_kernel("add_raw", ("CPU", "GPU"), dtypes=_without_bf16(ADD_DTYPES))
 def add_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
     """x + y with legacy axis alignment."""
     if not (x.size and y.size):
         _empty_check(x, y)
-    a, b = _align(ctx.xp, x, y, axis)
+    a, b = align_axis(ctx.xp, x, y, axis)
     return ctx.xp.asarray(a + b)
 
 
@@ -194,7 +304,7 @@ def subtract_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
     """x - y with legacy axis alignment."""
     if not (x.size and y.size):
         _empty_check(x, y)
-    a, b = _align(ctx.xp, x, y, axis)
+    a, b = align_axis(ctx.xp, x, y, axis)
     return ctx.xp.asarray(a - b)
 
 
@@ -203,7 +313,7 @@ def subtract_raw_bf16(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
     """x - y with legacy axis alignment, in bfloat16."""
     if not (x.size and y.size):
         _empty_check(x, y)
-    a, b = _align(ctx.xp, x, y, axis)
+    a, b = align_axis(ctx.xp, x, y, axis)
     return bf16_op(ctx, lambda u, v: u - v, a, b)
 
 
@@ -212,7 +322,7 @@ def multiply_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
     """x * y with legacy axis alignment."""
     if not (x.size and y.size):
         _empty_check(x, y)
-    a, b = _align(ctx.xp, x, y, axis)
+    a, b = align_axis(ctx.xp, x, y, axis)
     return ctx.xp.asarray(a * b)
 
 
@@ -221,7 +331,7 @@ def multiply_raw_bf16(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
     """x * y with legacy axis alignment, in bfloat16."""
     if not (x.size and y.size):
         _empty_check(x, y)
-    a, b = _align(ctx.xp, x, y, axis)
+    a, b = align_axis(ctx.xp, x, y, axis)
     return bf16_op(ctx, lambda u, v: u * v, a, b)
 
 
@@ -232,7 +342,7 @@ def divide_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
     """x / y with legacy axis alignment (integer semantics as ``divide``)."""
     if not (x.size and y.size):
         _empty_check(x, y)
-    a, b = _align(ctx.xp, x, y, axis)
+    a, b = align_axis(ctx.xp, x, y, axis)
     return divide(ctx, a, b)
 
 
@@ -241,7 +351,7 @@ def maximum_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
     """MaximumFunctor with legacy axis alignment (operands ordered by their original ranks)."""
     if not (x.size and y.size):
         _empty_check(x, y)
-    a, b = _ordered(*_align(ctx.xp, x, y, axis)) if x.ndim >= y.ndim else _align(
+    a, b = _ordered(*align_axis(ctx.xp, x, y, axis)) if x.ndim >= y.ndim else align_axis(
         ctx.xp, y, x, axis)
     return as_array(ctx.xp, ctx.xp.where(a > b, a, b))
 
@@ -251,7 +361,7 @@ def minimum_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
     """MinimumFunctor with legacy axis alignment (operands ordered by their original ranks)."""
     if not (x.size and y.size):
         _empty_check(x, y)
-    a, b = _ordered(*_align(ctx.xp, x, y, axis)) if x.ndim >= y.ndim else _align(
+    a, b = _ordered(*align_axis(ctx.xp, x, y, axis)) if x.ndim >= y.ndim else align_axis(
         ctx.xp, y, x, axis)
     return as_array(ctx.xp, ctx.xp.where(a < b, a, b))
 
@@ -280,17 +390,6 @@ def elementwise_pow_bf16(ctx, x: Tensor, y: Tensor) -> Tensor:
     return bf16_op(ctx, lambda u, v: u ** v, x, y)
 
 
-__all__ += [
-    "add_raw",
-    "divide_raw",
-    "elementwise_pow",
-    "maximum_raw",
-    "minimum_raw",
-    "multiply_raw",
-    "subtract_raw",
-]
-
-
 @register_kernel("elementwise_pow_raw", ("CPU", "GPU"), dtypes=["float32", "float64", "int32",
                                                                 "int64", "bfloat16"])
 def elementwise_pow_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
@@ -298,13 +397,10 @@ def elementwise_pow_raw(ctx, x: Tensor, y: Tensor, axis: int) -> Tensor:
     as ``elementwise_pow_bf16``: Paddle registers it, a legacy pow with an axis runs it)."""
     if not (x.size and y.size):
         _empty_check(x, y)
-    a, b = _align(ctx.xp, x, y, axis)
+    a, b = align_axis(ctx.xp, x, y, axis)
     if ctx.data_type(x) is DataType.BFLOAT16:
         return elementwise_pow_bf16(ctx, a, b)
     return elementwise_pow(ctx, a, b)
-
-
-__all__ += ["elementwise_pow_raw"]
 
 
 # Paddle 2.6.2 CPU registrations of add_n (corpus phi_kernels.json)
@@ -345,4 +441,171 @@ def add_n_bf16(ctx, inputs: list[Tensor]) -> Tensor:
                          lambda a, b: half_op(ctx, lambda u, v: u + v, a, b))
 
 
-__all__ += ["add_n", "add_n_bf16"]
+def _align(xp, x, y, axis: int):
+    """x and y as the forward kernels align them (legacy axis), for element-wise formulas."""
+    if axis == -1 or x.ndim == y.ndim:
+        return x, y
+    if x.ndim > y.ndim:
+        return x, xp.reshape(y, (1,) * axis + tuple(y.shape) + (1,) * (x.ndim - y.ndim - axis))
+    return xp.reshape(x, (1,) * axis + tuple(x.shape) + (1,) * (y.ndim - x.ndim - axis)), y
+
+
+def _full(xp, g, shape):
+    return xp.broadcast_to(g, shape)
+
+
+# -- the formulas: (xp, x, y, out, dout, dtype) -> (dx, dy) on the broadcast shape -------------
+
+def _add(xp, x, y, out, dout, dtype):
+    return dout, dout
+
+
+def _sub(xp, x, y, out, dout, dtype):
+    return dout, -dout
+
+
+def _mul(xp, x, y, out, dout, dtype):
+    # MulGradDX/DY: dout * conj(other); on bool the product is a logical and
+    if dtype is DataType.BOOL:
+        return dout & y, dout & x
+    if dtype in COMPLEX:
+        return dout * xp.conj(y), dout * xp.conj(x)
+    return dout * y, dout * x
+
+
+def _div(xp, x, y, out, dout, dtype):
+    # DivGradDX: dout / y; DivGradDY: -dout * out / y (conjugates for complex)
+    if dtype is DataType.BOOL:
+        return dout & y, dout & y
+    if dtype in INTEGERS:
+        return trunc_divide(xp, dout, y), trunc_divide(xp, -dout * out, y)
+    if dtype in COMPLEX:
+        return dout / xp.conj(y), -dout * xp.conj(out / y)
+    return dout / y, -dout * out / y
+
+
+def _mask(dout, cond):
+    # dout * static_cast<T>(cond): NaN/Inf in dout survive only where cond holds (0 * NaN = NaN)
+    return dout * cond.astype(dout.dtype)
+
+
+def _max(xp, x, y, out, dout, dtype):
+    return _mask(dout, x > y), _mask(dout, x <= y)
+
+
+def _min(xp, x, y, out, dout, dtype):
+    return _mask(dout, x < y), _mask(dout, x >= y)
+
+
+def _fmax_backward(xp, x, y, out, dout, dtype):
+    take_x = (x >= y) | xp.isnan(y) if dtype not in INTEGERS else x >= y
+    return _mask(dout, take_x), _mask(dout, ~take_x)
+
+
+def _fmin_backward(xp, x, y, out, dout, dtype):
+    take_x = (x <= y) | xp.isnan(y) if dtype not in INTEGERS else x <= y
+    return _mask(dout, take_x), _mask(dout, ~take_x)
+
+
+def _heaviside_backward(xp, x, y, out, dout, dtype):
+    return dout * dout.dtype.type(0), _mask(dout, x == 0)
+
+
+def _pow(xp, x, y, out, dout, dtype):
+    # PowGradDX: dout * y * pow(x, y - 1); PowGradDY: dout * log(x) * pow(x, y); integers go
+    # through std::pow's double and truncate back
+    if dtype in INTEGERS:
+        f64 = xp.float64
+        xd, yd, dd = x.astype(f64), y.astype(f64), dout.astype(f64)
+        dx = dd * yd * xp.power(xd, (y - 1).astype(f64))
+        dy = dd * xp.log(xd) * xp.power(xd, yd)
+        return dx, dy
+    return dout * y * xp.power(x, y - 1), dout * xp.log(x) * xp.power(x, y)
+
+
+def _compute(ctx, fn, x, y, out, dout, axis):
+    xp = ctx.xp
+    dtype = ctx.data_type(dout)
+    a, b = _align(xp, x, y, axis)
+    half = dtype in (DataType.FLOAT16, DataType.BFLOAT16)
+    if half:
+        a, b, dout = (ctx.astype(v, DataType.FLOAT32) for v in (a, b, dout))
+        out = None if out is None else ctx.astype(out, DataType.FLOAT32)
+    elif out is not None and axis != -1:
+        out = xp.reshape(out, dout.shape)
+    shape = tuple(dout.shape)
+    with quiet(xp):
+        dx, dy = fn(xp, a, b, out, dout, dtype)
+        dx, dy = _full(xp, dx, shape), _full(xp, dy, shape)
+        if dtype in INTEGERS and dx.dtype != dout.dtype:
+            dx, dy = float_to_int(ctx, dx, dtype), float_to_int(ctx, dy, dtype)
+    if half:
+        gx = to_half(ctx, reduce_to(xp, dx, x.shape, axis), dtype)
+        gy = to_half(ctx, reduce_to(xp, dy, y.shape, axis), dtype)
+        return gx, gy
+    return (as_array(xp, reduce_to(xp, dx, x.shape, axis)),
+            as_array(xp, reduce_to(xp, dy, y.shape, axis)))
+
+
+_ADD = ["float32", "float64", "int16", "int32", "int64", "complex64", "complex128"]
+_MIN_MAX = ["float32", "float64", "int32", "int64", "bfloat16"]
+
+
+# Paddle 2.6.2 CPU registrations of the grad kernels (corpus phi_kernels.json)
+_WITH_AXIS = {
+    "add_grad": (_add, _ADD),
+    "subtract_grad": (_sub, [*_ADD, "bfloat16"]),
+    "multiply_grad": (_mul, ["float32", "float64", "int32", "int64", "bool", "complex64",
+                             "complex128", "bfloat16"]),
+}
+_NO_AXIS = {
+    "maximum_grad": (_max, _MIN_MAX),
+    "minimum_grad": (_min, _MIN_MAX),
+    "elementwise_pow_grad": (_pow, _MIN_MAX),
+    "fmax_grad": (_fmax_backward, _F_I),
+    "fmin_grad": (_fmin_backward, _F_I),
+    "heaviside_grad": (_heaviside_backward, _F_I),
+}
+
+
+def _register_with_axis(name, fn, dtypes):
+    def kernel(ctx, x: Tensor, y: Tensor, out_grad: Tensor, axis: int) -> tuple[Tensor, Tensor]:
+        return _compute(ctx, fn, x, y, None, out_grad, axis)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"Gradients of {name[:-5]} summed back to x's and y's shapes."
+    register_kernel(name, ("CPU", "GPU"), dtypes=dtypes)(kernel)
+
+
+def _register_no_axis(name, fn, dtypes):
+    def kernel(ctx, x: Tensor, y: Tensor, out_grad: Tensor) -> tuple[Tensor, Tensor]:
+        return _compute(ctx, fn, x, y, None, out_grad, -1)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"Gradients of {name[:-5]} summed back to x's and y's shapes."
+    register_kernel(name, ("CPU", "GPU"), dtypes=dtypes)(kernel)
+
+
+for _name, (_fn, _dtypes) in _WITH_AXIS.items():
+    _register_with_axis(_name, _fn, _dtypes)
+for _name, (_fn, _dtypes) in _NO_AXIS.items():
+    _register_no_axis(_name, _fn, _dtypes)
+
+
+@register_kernel("divide_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "int8", "uint8",
+                                                        "int16", "int32", "int64", "bool",
+                                                        "complex64", "complex128"])
+def divide_grad(ctx, x: Tensor, y: Tensor, out: Tensor, out_grad: Tensor,
+                axis: int) -> tuple[Tensor, Tensor]:
+    """dx = dout / y, dy = -dout * out / y, summed back to x's and y's shapes."""
+    return _compute(ctx, _div, x, y, out, out_grad, axis)
+
+
+@register_kernel("atan2_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "float16"])
+def atan2_grad(ctx, x: Tensor, y: Tensor, out_grad: Tensor) -> tuple[Tensor, Tensor]:
+    """dx = dout * y / (x^2 + y^2), dy = -dout * x / (x^2 + y^2)."""
+    def fn(xp, a, b, out, dout, dtype):
+        den = a * a + b * b
+        return dout * b / den, -dout * a / den
+
+    return _compute(ctx, fn, x, y, None, out_grad, -1)

@@ -12,9 +12,10 @@ from phi.core.errors import InvalidArgument, Unimplemented
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import quiet
-from phi.kernels.onednn_post_ops import apply_activation, unsqueeze_dims
+from phi.kernels.funcs.onednn_post_ops import apply_activation, unsqueeze_dims
 
 __all__ = ["fused_elementwise"]
+
 
 _OPS = {
     "fused_elementwise_add": np.add,

@@ -25,8 +25,8 @@ from phi.core.errors import InvalidArgument, Unimplemented
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import quiet
+from phi.kernels.funcs.onednn_post_ops import apply_activation, reshape_dims
 from phi.kernels.matmul import matmul
-from phi.kernels.onednn_post_ops import apply_activation, reshape_dims
 
 __all__ = ["fused_matmul"]
 

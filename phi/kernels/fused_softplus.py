@@ -11,7 +11,7 @@ from phi.common.layout import DataLayout
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import quiet
-from phi.kernels.onednn_post_ops import apply_activation
+from phi.kernels.funcs.onednn_post_ops import apply_activation
 
 __all__ = ["fused_softplus"]
 

@@ -18,9 +18,10 @@ from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import quiet
-from phi.kernels.onednn_post_ops import reshape_dims, squeeze_dims, unsqueeze_dims
+from phi.kernels.funcs.onednn_post_ops import reshape_dims, squeeze_dims, unsqueeze_dims
 
 __all__ = ["fused_transpose"]
+
 
 _OUT = {"fp32": DataType.FLOAT32, "bf16": DataType.BFLOAT16, "int8": DataType.INT8,
         "uint8": DataType.UINT8}

@@ -21,8 +21,9 @@ from phi.core.registry import register_kernel
 from phi.infermeta.funcs import interp_channel_last, interp_out_sizes
 from phi.kernels.funcs import cast_array
 
-__all__ = ["bicubic_interp", "bilinear_interp", "interp_compute", "linear_interp",
-           "nearest_interp", "trilinear_interp"]
+__all__ = ["bicubic_interp", "bilinear_interp", "interp_compute", "interp_grad_compute",
+           "linear_interp", "nearest_interp", "trilinear_interp"]
+
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 BILINEAR_DTYPES = ["float32", "float64", "float16", "bfloat16", "uint8"]
@@ -235,3 +236,91 @@ bicubic_interp = _register("bicubic_interp", BICUBIC_DTYPES,
 nearest_interp = _register("nearest_interp", NEAREST_DTYPES,
                            "Nearest-neighbour resize of the H, W (and D) axes: src = int(ratio "
                            "* dst) (+ 0.5 with align_corners).")
+
+
+# -- interpolation -------------------------------------------------------------------------------
+# Every interp method is separable and linear: out = x times one [out, in] matrix per axis (the
+# forward's neighbours and weights, interpolate module); the gradient multiplies dOut by the
+# transposed matrices.
+
+def _interp_matrix(method: str, in_size: int, out_size: int, ratio, align_corners: bool,
+                   align_mode: int, work):
+    """The [out, in] matrix of one axis: the forward's indices and weights (in ``work``)."""
+    mat = np.zeros((out_size, in_size), dtype=work)
+    rows = np.arange(out_size)
+    if method == "nearest":
+        pos = ratio * rows.astype(np.float32)
+        if align_corners:
+            pos = pos.astype(np.float64) + 0.5
+        np.add.at(mat, (rows, np.minimum(pos.astype(np.int64), in_size - 1)), work(1))
+    elif method == "bicubic":
+        idx, coefs = _cubic_axis(work, in_size, out_size, ratio, align_corners)
+        for j in range(4):
+            np.add.at(mat, (rows, idx[:, j]), coefs[j].astype(work))
+    else:
+        low, high, w_low, w_high = _linear_axis(in_size, out_size, ratio,
+                                                align_mode == 0 and not align_corners)
+        np.add.at(mat, (rows, low), w_low.astype(work))
+        np.add.at(mat, (rows, high), w_high.astype(work))
+    return mat
+
+
+def interp_grad_compute(ctx, x, out_size, size_tensor, scale_tensor, out_grad,
+                        data_layout: str, outs, scale, method: str, align_corners: bool,
+                        align_mode: int, *, v1: bool = False):
+    """Input gradient of every interp kernel (v2, and v1 with ratios from the sizes only):
+    the output sizes are out_grad's, the scales Scale's or the ``scale`` attribute's."""
+    xp = ctx.xp
+
+    def host(a):
+        return None if a is None else np.asarray(ctx.to_host(a)).reshape(-1).tolist()
+
+    nd = x.ndim - 2
+    cl = interp_channel_last(data_layout)
+    in_sizes = x.shape[1:-1] if cl else x.shape[2:]
+    out_sizes = out_grad.shape[1:-1] if cl else out_grad.shape[2:]
+    if tuple(out_sizes) == tuple(in_sizes):
+        return xp.asarray(out_grad, copy=True)
+    scales = [-1.0] * nd
+    if not v1:
+        # the grad kernel takes the scales from Scale / ``scale`` even when SizeTensor gives
+        # the sizes (the forward ignores them then): confb_bilinear_v2_sizetensor_and_scale
+        _, scales = interp_out_sizes(in_sizes, outs, scale, None, host(scale_tensor),
+                                     host(out_size))
+    dtype = ctx.data_type(out_grad)
+    work_t = dtype if dtype in (DataType.FLOAT32, DataType.FLOAT64) else DataType.FLOAT32
+    work = np.float64 if work_t is DataType.FLOAT64 else np.float32
+    g = ctx.astype(out_grad, work_t)
+    if cl:
+        g = xp.permute_dims(g, (0, nd + 1, *range(1, nd + 1)))
+    for i, (n_in, n_out, s) in enumerate(zip(in_sizes, out_sizes, scales, strict=True)):
+        mat = _interp_matrix(method, n_in, n_out, _ratio(n_in, n_out, s, align_corners),
+                             align_corners, align_mode, work)
+        g = xp.moveaxis(xp.tensordot(g, xp.asarray(mat), axes=([2 + i], [0])), -1, 2 + i)
+    if cl:
+        g = xp.permute_dims(g, (0, *range(2, nd + 2), 1))
+    g = xp.ascontiguousarray(g)
+    return g if work_t is dtype else cast_array(ctx, g, dtype)
+
+
+def _register_interp_grad(name: str):
+    @register_kernel(name, ("CPU", "GPU"), dtypes=INTERP_GRAD_DTYPES, input_defs=_SIZE_INPUTS)
+    def kernel(ctx, x: Tensor, out_size: Tensor | None, size_tensor: list[Tensor],
+               scale_tensor: Tensor | None, out_grad: Tensor, data_layout: str, out_d: int,
+               out_h: int, out_w: int, scale: list[float], interp_method: str,
+               align_corners: bool, align_mode: int) -> Tensor:
+        nd = x.ndim - 2
+        return interp_grad_compute(ctx, x, out_size, size_tensor, scale_tensor, out_grad,
+                                   data_layout, (out_d, out_h, out_w)[3 - nd:], scale,
+                                   interp_method, align_corners, align_mode)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"Input gradient of {name[:-5]} (the method interp_method names)."
+    return kernel
+
+
+# Paddle 2.6.2 CPU registrations of the five interp grad kernels
+INTERP_GRAD_DTYPES = ["float32", "float64", "float16", "bfloat16"]
+for _name in ("linear_interp_grad", "bilinear_interp_grad", "trilinear_interp_grad",
+              "bicubic_interp_grad", "nearest_interp_grad"):
+    _register_interp_grad(_name)

@@ -14,6 +14,7 @@ from phi.kernels.funcs import as_array
 
 __all__ = ["logical_and", "logical_not", "logical_or", "logical_xor"]
 
+
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json): no uint8, float16 or bfloat16
 LOGICAL_DTYPES = ["float32", "float64", "bool", "int64", "int32", "int8", "int16",
                   "complex64", "complex128"]

@@ -1,29 +1,25 @@
-"""Reduction kernels: mean, sum, max, min, prod, all, any (Paddle's
+"""Reduction kernels and their grads: mean, sum, max, min, amax, amin, prod, all, any (Paddle's
 paddle/phi/kernels/cpu/reduce_*_kernel.cc, cpu/reduce.h, funcs/reduce_functor.h)."""
 
 from __future__ import annotations
 
-import math
 
-import numpy as np
 
 from phi.common.data_type import DataType
 from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
-from phi.infermeta.funcs import reduce_axes, reduce_out_dims, sum_out_dtype
-from phi.kernels.funcs import (
-    INTEGERS,
-    as_array,
-    cast_array,
-    prod,
-    quiet,
-    to_half,
-    trunc_divide,
-)
+from phi.infermeta.funcs import reduce_axes, sum_out_dtype
+from phi.kernels.funcs import (INTEGERS, as_array, cast_array, prod, quiet,
+                               trunc_divide)
+from phi.kernels.funcs.reduce import broadcast_back, half_sum, mean_broadcast_back, reduced_axes
 
-__all__ = ["eigen_tree_sum", "half_row_sums", "reduce_mean", "reduce_sum"]
+__all__ = ["amax", "amax_raw", "amin", "amin_raw", "reduce_all_kernel", "reduce_all_raw",
+           "reduce_any_kernel", "reduce_any_raw", "reduce_max", "reduce_max_raw", "reduce_mean",
+           "reduce_mean_raw", "reduce_min", "reduce_min_raw", "reduce_prod", "reduce_prod_infer",
+           "reduce_sum", "reduce_sum_raw"]
+
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 MEAN_DTYPES = ["float32", "float64", "bool", "int32", "int64", "complex64", "complex128"]
@@ -72,74 +68,10 @@ def reduce_sum(ctx, x: Tensor, axis: IntArray, dtype: DataType, keepdim: bool) -
     if ctx.data_type(x) is not out_dtype:
         x = cast_array(ctx, x, out_dtype)
     if out_dtype in (DataType.FLOAT16, DataType.BFLOAT16):
-        return _half_sum(ctx, x, axes, keepdim, out_dtype)
+        return half_sum(ctx, x, axes, keepdim, out_dtype)
     with quiet(xp):
         return as_array(xp, xp.sum(x, axis=axes, keepdims=keepdim,
                                    dtype=ctx.xp_dtype(out_dtype)))
-
-
-def _half_sum(ctx, x, axes: tuple[int, ...], keepdim: bool, dtype: DataType):
-    """Eigen's sum of half elements as Paddle 2.6.2's CPU runs it (Paddle-made cases
-    hb_reduce_sum_*): an accumulator of T, each addition computed in float32 and truncated
-    back, in Eigen's order.  A full reduction (every axis) halves the flattened tensor down to
-    leaves of at most 1024 elements (Eigen's tree InnerMostDimReducer); a partial one visits
-    the reduced elements of each output with the last reduced axis outermost (Eigen's
-    GenericDimReducer over row-major strides), except above 6 dims, where Paddle first
-    transposes the reduced axes to the end (row-major order)."""
-    xp = ctx.xp
-    out_shape = reduce_out_dims(x.shape, axes, keepdim)
-    f32 = ctx.astype(x, DataType.FLOAT32)
-    if len(axes) == x.ndim:
-        total = eigen_tree_sum(ctx, xp.reshape(f32, (-1,)), dtype)
-        return xp.reshape(to_half(ctx, total, dtype), out_shape)
-    axes = sorted(axes)
-    keep = [i for i in range(x.ndim) if i not in axes]
-    order = axes if x.ndim > 6 else axes[::-1]
-    rows = xp.reshape(xp.transpose(f32, (*keep, *order)),
-                      (prod(x.shape[i] for i in keep), prod(x.shape[i] for i in axes)))
-    return xp.reshape(to_half(ctx, half_row_sums(ctx, rows, dtype), dtype), out_shape)
-
-
-def half_row_sums(ctx, rows, dtype: DataType):
-    """Sums along the last axis of a float32 matrix of half values, in order, each addition
-    truncated to ``dtype`` (Eigen's scalar reducer on phi's float16 / bfloat16); float32."""
-    xp = ctx.xp
-    acc = xp.zeros(rows.shape[:-1], dtype=ctx.xp_dtype(DataType.FLOAT32))
-    with quiet(xp):
-        for j in range(rows.shape[-1]):
-            acc = ctx.astype(to_half(ctx, acc + rows[..., j], dtype), DataType.FLOAT32)
-    return acc
-
-
-def eigen_tree_sum(ctx, flat, dtype: DataType, leaf: int = 1024):
-    """Eigen's full sum of a non-vectorizable type: n > leaf elements split into n // 2 and the
-    rest, each half summed so, the two sums added (truncated); leaves summed in order."""
-    xp = ctx.xp
-    leaves: list[tuple[int, int]] = []
-
-    def split(start: int, n: int) -> None:
-        if n > leaf:
-            split(start, n // 2)
-            split(start + n // 2, n - n // 2)
-        else:
-            leaves.append((start, n))
-
-    split(0, flat.shape[0])
-    # every leaf at once: zero padding at the end adds nothing (the accumulator is never -0)
-    table = xp.zeros((len(leaves), max(n for _, n in leaves)),
-                     dtype=ctx.xp_dtype(DataType.FLOAT32))
-    for i, (start, n) in enumerate(leaves):
-        table[i, :n] = flat[start:start + n]
-    sums = dict(zip((s for s, _ in leaves), half_row_sums(ctx, table, dtype), strict=True))
-
-    def node(start: int, n: int):
-        if n <= leaf:
-            return sums[start]
-        left, right = node(start, n // 2), node(start + n // 2, n - n // 2)
-        with quiet(xp):
-            return ctx.astype(to_half(ctx, xp.asarray(left + right), dtype), DataType.FLOAT32)
-
-    return node(0, flat.shape[0])
 
 
 @register_kernel("sum_raw", ("CPU", "GPU"), dtypes=SUM_DTYPES,
@@ -153,9 +85,6 @@ def reduce_sum_raw(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: bo
     return reduce_sum(ctx, x, axis, dtype, keepdim)
 
 
-__all__ += ["reduce_sum_raw"]
-
-
 @register_kernel("mean_raw", ("CPU", "GPU"), dtypes=MEAN_DTYPES)
 def reduce_mean_raw(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: bool) -> Tensor:
     """Kernel ``mean_raw`` (legacy reduce_mean with reduce_all): ``mean`` over all axes when
@@ -163,9 +92,6 @@ def reduce_mean_raw(ctx, x: Tensor, axis: IntArray, keepdim: bool, reduce_all: b
     if reduce_all:
         axis = IntArray(())
     return reduce_mean(ctx, x, axis, keepdim)
-
-
-__all__ += ["reduce_mean_raw"]
 
 
 # -- max / min / prod / all / any ------------------------------------------------------------
@@ -312,36 +238,113 @@ def reduce_any_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: b
     return _reduce(ctx, x, axis, keepdim, reduce_all, _truth(ctx.xp, ctx.xp.any), "any")
 
 
-__all__ += ["reduce_all_kernel", "reduce_all_raw", "reduce_any_kernel", "reduce_any_raw",
-            "reduce_max", "reduce_max_raw", "reduce_min", "reduce_min_raw", "reduce_prod",
-            "reduce_prod_infer"]
+# Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
+MINMAX_DTYPES = ["float32", "float64", "int32", "int64"]
 
 
+# -- amax / amin: the kernels of max / min (they differ only in their gradients) ------------------
 
-@register_kernel("p_norm", ("CPU", "GPU"), dtypes=["float32", "float64"])
-def p_norm(ctx, x: Tensor, porder: float, axis: int, epsilon: float, keepdim: bool,
-           asvector: bool) -> Tensor:
-    """The p-norm over ``axis`` (over every element with ``asvector``), in x's dtype: p = 0
-    counts non-zeros, +-inf is the max / min of |x|, else (sum |x|^p)^(1/p).  ``epsilon``
-    only serves the gradient."""
+def _amax_amin(ctx, x, axis, keepdim: bool, reduce_all: bool, reducer, name: str):
+    rank = x.ndim
+    named = [a + rank if a < 0 else a for a in axis] if rank else []
+    if len(set(named)) != len(named) and not reduce_all:
+        # Paddle's Eigen reduction gets one dim too few and refuses it
+        raise InvalidArgument(f"reduce_{name}: the axes {list(axis)} name an axis twice.")
+    return _reduce(ctx, x, axis, keepdim, reduce_all, _nan_skipping(ctx.xp, reducer), name)
+
+
+@register_kernel("amax", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
+def amax(ctx, x: Tensor, axis: list[int], keepdim: bool) -> Tensor:
+    """The maximum over ``axis`` (all axes when empty); NaN is skipped unless all are NaN."""
+    return _amax_amin(ctx, x, axis, keepdim, False, ctx.xp.max, "amax")
+
+
+@register_kernel("amax_raw", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
+def amax_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
+    """``amax`` over all axes when ``reduce_all``."""
+    return _amax_amin(ctx, x, axis, keepdim, reduce_all, ctx.xp.max, "amax")
+
+
+@register_kernel("amin", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
+def amin(ctx, x: Tensor, axis: list[int], keepdim: bool) -> Tensor:
+    """The minimum over ``axis`` (all axes when empty); NaN is skipped unless all are NaN."""
+    return _amax_amin(ctx, x, axis, keepdim, False, ctx.xp.min, "amin")
+
+
+@register_kernel("amin_raw", ("CPU", "GPU"), dtypes=MINMAX_DTYPES)
+def amin_raw(ctx, x: Tensor, axis: list[int], keepdim: bool, reduce_all: bool) -> Tensor:
+    """``amin`` over all axes when ``reduce_all``."""
+    return _amax_amin(ctx, x, axis, keepdim, reduce_all, ctx.xp.min, "amin")
+
+
+_F_I = ["float32", "float64", "int32", "int64"]
+
+
+# -- sum, mean ---------------------------------------------------------------------------------
+
+@register_kernel("sum_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "float16",
+                                                     "bfloat16", "bool", "int16", "int32",
+                                                     "int64", "complex64", "complex128"])
+def sum_grad(ctx, x: Tensor, out_grad: Tensor, dim: IntArray, keep_dim: bool,
+             reduce_all: bool) -> Tensor:
+    """dout broadcast back over the reduced axes."""
     xp = ctx.xp
-    t = x.dtype.type
-    axes = tuple(range(x.ndim)) if asvector else ((axis % x.ndim,) if x.ndim else ())
+    axes = reduced_axes(x, dim, reduce_all)
+    return xp.array(broadcast_back(xp, out_grad, x, axes), dtype=out_grad.dtype)
+
+
+@register_kernel("mean_grad", ("CPU", "GPU"), dtypes=["float32", "float64", "bool", "complex64",
+                                                      "complex128"])
+def mean_grad(ctx, x: Tensor, out_grad: Tensor, dim: IntArray, keep_dim: bool,
+              reduce_all: bool) -> Tensor:
+    """dout / (number of reduced elements), broadcast back."""
+    return mean_broadcast_back(ctx, x, out_grad, reduced_axes(x, dim, reduce_all))
+
+
+# -- max, min, amax, amin, prod ----------------------------------------------------------------
+
+def _extreme_grad(ctx, x, out, out_grad, dim, reduce_all, share: bool):
+    # max_grad / min_grad: every element equal to the result gets the whole dout;
+    # amax_grad / amin_grad: the ties share it equally
+    xp = ctx.xp
+    axes = reduced_axes(x, dim, reduce_all)
+    hit = (x == broadcast_back(xp, out, x, axes)).astype(x.dtype)
+    g = broadcast_back(xp, out_grad, x, axes)
     with quiet(xp):
-        ax = xp.abs(x)
-        if porder == 0:
-            out = xp.sum((x != 0).astype(x.dtype), axis=axes, keepdims=keepdim)
-        elif porder == math.inf:  # NaN skipped unless all are (checked with the wheel)
-            out = xp.fmax.reduce(ax, axis=axes, keepdims=keepdim) if ax.size else \
-                xp.max(ax, axis=axes, keepdims=keepdim)
-        elif porder == -math.inf:
-            out = xp.fmin.reduce(ax, axis=axes, keepdims=keepdim) if ax.size else \
-                xp.min(ax, axis=axes, keepdims=keepdim)
-        else:
-            total = xp.sum(ax ** t(porder), axis=axes, keepdims=keepdim)
-            # Paddle raises to 1.0f / porder: the reciprocal is rounded to float first
-            out = total ** t(float(np.float32(1.0) / np.float32(porder)))
-        return as_array(xp, out)
+        if share:
+            count = xp.sum(hit, axis=axes, keepdims=True, dtype=hit.dtype)
+            if ctx.data_type(x) in INTEGERS:
+                return as_array(xp, trunc_divide(xp, g * hit, xp.where(count == 0, 1, count)))
+            return as_array(xp, g * hit / count)
+        return as_array(xp, g * hit)
 
 
-__all__ += ["p_norm"]
+def _register_extreme(name: str, share: bool) -> None:
+    def kernel(ctx, x: Tensor, out: Tensor, out_grad: Tensor, dim: IntArray, keep_dim: bool,
+               reduce_all: bool) -> Tensor:
+        return _extreme_grad(ctx, x, out, out_grad, dim, reduce_all, share)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = ("dout shared equally by the elements equal to the result." if share else
+                      "dout for every element equal to the result, 0 elsewhere.")
+    register_kernel(name, ("CPU", "GPU"), dtypes=_F_I)(kernel)
+
+
+for _name, _share in (("max_grad", False), ("min_grad", False), ("amax_grad", True),
+                      ("amin_grad", True)):
+    _register_extreme(_name, _share)
+
+
+@register_kernel("prod_grad", ("CPU", "GPU"), dtypes=_F_I)
+def prod_grad(ctx, x: Tensor, out: Tensor, out_grad: Tensor, dim: IntArray, keep_dim: bool,
+              reduce_all: bool) -> Tensor:
+    """dout * out * x.inverse() (Paddle's ProdGradFunctor: a zero in x gives inf / NaN there;
+    on integers Eigen's inverse is 1 / x in integer division)."""
+    xp = ctx.xp
+    axes = reduced_axes(x, dim, reduce_all)
+    g, o = broadcast_back(xp, out_grad, x, axes), broadcast_back(xp, out, x, axes)
+    with quiet(xp):
+        if ctx.data_type(x) in INTEGERS:
+            inv = trunc_divide(xp, xp.ones_like(x), xp.where(x == 0, 1, x))
+            return as_array(xp, g * o * inv)
+        return as_array(xp, g * o * (x.dtype.type(1) / x))

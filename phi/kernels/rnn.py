@@ -35,13 +35,10 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import quiet
 
-__all__ = ["FAST_FLAG", "rnn"]
+__all__ = ["rnn"]
+
 
 FAST_FLAG = "FLAGS_kernel_rnn_fast"
-flags.define_flag(FAST_FLAG, bool, True,
-                  "The rnn kernel's fast path on numpy (a layer's directions stepped together, "
-                  "in-place gate arithmetic, no per-step masking); off: the reference path, "
-                  "one direction and step at a time.  Both give the same values.")
 _FAST_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}

@@ -4,6 +4,7 @@ funcs/eigen/scale.cc, cpu/increment_kernel.cc)."""
 from __future__ import annotations
 
 import numpy as np
+
 from phi.common.data_type import DataType
 from phi.common.scalar import Scalar
 from phi.core.bound import binds
@@ -11,7 +12,8 @@ from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
 from phi.kernels.funcs import as_array, numpy_scalar, quiet, scalar_as, to_half
 
-__all__ = ["increment", "scale"]
+__all__ = ["scale"]
+
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 SCALE_DTYPES = ["bool", "float32", "float64", "bfloat16", "float16", "uint8", "int8", "int16",
@@ -103,10 +105,3 @@ def scale(ctx, x: Tensor, scale: Scalar, bias: float, bias_after_scale: bool) ->
     with quiet(xp):
         out = x * s + b if bias_after_scale else (x + b) * s
     return as_array(xp, out)
-
-
-@register_kernel("increment", ("CPU", "GPU"), dtypes=["float32", "float64", "int32", "int64"])
-def increment(ctx, x: Tensor, value: float) -> Tensor:
-    """x + static_cast<T>(value) on a one-element x (an int x adds the truncated value)."""
-    with quiet(ctx.xp):
-        return as_array(ctx.xp, x + scalar_as(ctx, value, ctx.data_type(x)))

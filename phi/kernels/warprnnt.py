@@ -8,12 +8,14 @@ the next-label entries of the lattice (the label entries scaled by 1 + fastemit_
 
 from __future__ import annotations
 
+
 import numpy as np
 
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.kernel import Tensor
 from phi.core.registry import register_kernel
+from phi.kernels.funcs import quiet
 
 __all__ = ["warprnnt"]
 
@@ -98,3 +100,16 @@ def warprnnt(ctx, input: Tensor, label: Tensor, input_lengths: Tensor, label_len
         loss[i] = _one(acts[i], labels, t_len, u_len, blank, float(fastemit_lambda), grad[i])
     dtype = input.dtype
     return ctx.xp.asarray(loss.astype(dtype)), ctx.xp.asarray(grad.astype(dtype))
+
+
+_ANY = {"dtype": DataType.ALL_DTYPE}
+
+
+@register_kernel("warprnnt_grad", "CPU", dtypes=["float32", "float64"],
+                 input_defs={"input_lengths": _ANY})
+def warprnnt_grad(ctx, input: Tensor, input_lengths: Tensor, warprnntgrad: Tensor,
+                  loss_grad: Tensor, blank: int, fastemit_lambda: float) -> Tensor:
+    """warprnntgrad ([B, T, U, D]) times each sample's loss@GRAD."""
+    g = np.asarray(warprnntgrad)
+    with quiet(np):
+        return (g * np.asarray(loss_grad).reshape(-1, 1, 1, 1)).astype(g.dtype)

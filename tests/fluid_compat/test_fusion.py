@@ -301,7 +301,7 @@ def test_compiled_epilogue_equals_op_by_op(depthwise, residual, act, threads, mo
     # after the compiled depthwise loop or Winograd, the compiled bn_affine_act (with a
     # residual bn_affine_add_act) writes y * new_scale + new_bias (+ res) (+ act): the bits of
     # op by op, split over threads or not
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
 
     loops = jit.kernels()
     if loops is None:
@@ -445,7 +445,7 @@ def test_misaligned_statistics_take_numpys_passes(monkeypatch):
     # the compiled epilogue takes aligned arrays only (the ahead-of-time build refuses others
     # and may have no JIT behind it): a misaligned statistic runs the epilogue as numpy's
     # passes, with op by op's result
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
 
     loops = jit.kernels()
     if loops is None:
@@ -513,7 +513,7 @@ def test_a_plugin_batch_norm_is_never_bypassed(reexport, monkeypatch):
     # built-in one
     from phi.core.kernel import Kernel
     from phi.core.registry import kernel_factory
-    from phi.kernels import norm
+    from phi.kernels import batch_norm as norm
 
     factory = kernel_factory()
     saved = {name: dict(factory.kernels_of(name)) for name in ("batch_norm", "batch_norm_infer")}
@@ -545,9 +545,9 @@ def test_a_plugin_batch_norm_is_never_bypassed(reexport, monkeypatch):
 
 
 def test_a_wrapper_on_the_module_attribute_keeps_the_step(monkeypatch):
-    # a test's counting wrapper on phi.kernels.norm.batch_norm_infer: the registered kernel is
+    # a test's counting wrapper on phi.kernels.batch_norm.batch_norm_infer: the registered kernel is
     # still the built-in, so the chain still fuses
-    from phi.kernels import norm
+    from phi.kernels import batch_norm as norm
 
     for name in ("batch_norm", "batch_norm_infer"):
         real = getattr(norm, name)

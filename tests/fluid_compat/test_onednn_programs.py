@@ -143,7 +143,7 @@ def test_single_op_case_matches_paddle(name):
     ("swish", 1.0, 0.0, [0.0, 2.0], [0.0, 2.0 / (1.0 + np.exp(-2.0))]),
 ])
 def test_activation_post_ops(act, alpha, beta, x, want):
-    from phi.kernels.onednn_post_ops import apply_activation
+    from phi.kernels.funcs.onednn_post_ops import apply_activation
 
     got = apply_activation(np, np.asarray(x, np.float32), act, alpha, beta, "test")
     np.testing.assert_allclose(got, np.asarray(want, np.float32), rtol=1e-6, atol=1e-7)
@@ -151,7 +151,7 @@ def test_activation_post_ops(act, alpha, beta, x, want):
 
 def test_unknown_activation_and_inverted_clip_raise():
     from phi.core.errors import InvalidArgument
-    from phi.kernels.onednn_post_ops import apply_activation
+    from phi.kernels.funcs.onednn_post_ops import apply_activation
 
     with pytest.raises(InvalidArgument, match="not found in oneDNN"):
         apply_activation(np, np.ones(2, np.float32), "elu", 0.0, 0.0, "fused_matmul")

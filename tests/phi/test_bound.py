@@ -21,11 +21,13 @@ from phi.flags import set_flags
 from phi.kernels.activation import relu
 from phi.kernels.cast import cast
 from phi.kernels.conv import conv2d, depthwise_conv2d
-from phi.kernels.creation import full, full_like
+from phi.kernels.full import full, full_like
 from phi.kernels.elementwise import add, multiply, subtract
-from phi.kernels.manipulation import reshape, transpose, unsqueeze
+from phi.kernels.reshape import reshape
+from phi.kernels.transpose import transpose
+from phi.kernels.unsqueeze import unsqueeze
 from phi.kernels.scale import scale_float
-from phi.kernels.slicing import slice_kernel
+from phi.kernels.slice import slice_kernel
 
 CTX = CPUContext(CPUPlace())
 
@@ -307,7 +309,7 @@ def test_conv(numba, gemm_1x1):
 def test_bound_conv_reads_its_flags_on_every_call(monkeypatch):
     # bound with the 1x1 GEMM and the compiled loops on; switched off afterwards, the same
     # bound forms leave those paths (and still give the kernel's bits)
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
 
     x1, w1 = _conv_case((1, 6, 5, 4), (8, 6, 1, 1))
     xd, wd = _conv_case((1, 5, 9, 8), (5, 1, 3, 3))

@@ -10,8 +10,10 @@ from phi.backends import get_context
 from phi.common.place import CPUPlace
 from phi.core.errors import InvalidArgument
 from phi.core.selected_rows import SelectedRows
-from phi.kernels.selected_rows import (sparse_weight_embedding_grad,
-                                       sparse_weight_embedding_sparse_grad)
+from phi.kernels.selected_rows.sparse_weight_embedding import (
+    sparse_weight_embedding_grad,
+    sparse_weight_embedding_sparse_grad,
+)
 
 CTX = get_context(CPUPlace())
 # a table of height 4 of which rows 0 and 2 are held (the ids index the full height)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fluid_compat.operators.fluid_kernels.funcs import FLOATS, wanted_first
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
-from phi.kernels.unary2 import soft_relu
+from phi.kernels.activation import soft_relu
 
 __all__: list[str] = []
 

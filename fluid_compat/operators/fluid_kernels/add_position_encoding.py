@@ -6,7 +6,7 @@ import numpy as np
 
 from fluid_compat.operators.fluid_kernels.funcs import FLOATS
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
-from phi.kernels.linalg2_vision import add_position_encoding_array
+from phi.kernels.affine_grid import add_position_encoding_array
 
 __all__: list[str] = []
 

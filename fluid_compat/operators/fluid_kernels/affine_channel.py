@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fluid_compat.operators.fluid_kernels.funcs import grad_out
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
-from phi.kernels.linalg2_vision import affine_channel_array
+from phi.kernels.affine_grid import affine_channel_array
 
 __all__: list[str] = []
 

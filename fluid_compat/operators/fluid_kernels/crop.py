@@ -7,7 +7,7 @@ import numpy as np
 from fluid_compat.operators.fluid_kernels.funcs import ints, register
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
-from phi.kernels.manip import crop_array
+from phi.kernels.crop import crop_array
 
 __all__: list[str] = []
 

@@ -8,7 +8,7 @@ from fluid_compat.operators.fluid_kernels.funcs import FLOATS, as_matrix, check_
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
 from phi.kernels.funcs import quiet
-from phi.kernels.losses import hard_label_loss, soft_label_loss
+from phi.kernels.cross_entropy_with_softmax import hard_label_loss, soft_label_loss
 
 __all__: list[str] = []
 

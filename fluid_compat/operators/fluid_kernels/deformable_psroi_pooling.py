@@ -9,7 +9,7 @@ import numpy as np
 from fluid_compat.operators.fluid_kernels.funcs import FLOATS, grad_out
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
-from phi.kernels.quant import round_half_away
+from phi.kernels.funcs.quant import round_half_away
 
 __all__: list[str] = []
 

@@ -17,7 +17,7 @@ from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
 from phi.core.lod import from_lengths
-from phi.kernels.quant import round_half_away
+from phi.kernels.funcs.quant import round_half_away
 
 __all__: list[str] = []
 
@@ -29,7 +29,7 @@ def _iou(a, b, normalized: bool):
         from phi.kernels.nms import jaccard
 
         return jaccard(a, b, normalized)
-    from phi.kernels.poly_overlap import poly_iou
+    from phi.kernels.funcs.poly_overlap import poly_iou
 
     return poly_iou(a, b)
 
@@ -73,7 +73,7 @@ def _one_image(boxes, scores, attrs) -> dict[int, list[int]]:
         order = _merge_and_sort(boxes, scores[c], t(score_thr), nms_top_k, t(nms_thr),
                                 normalized)
         if boxes.shape[-1] == 4:  # Paddle's greedy NMS, vectorised (phi.kernels.nms)
-            from phi.kernels.nms import greedy_nms
+            from phi.kernels.funcs.detection import greedy_nms
 
             kept = greedy_nms(boxes[np.asarray(order, dtype=np.intp)], t(nms_thr), t(eta),
                               normalized) if order else []
@@ -151,7 +151,7 @@ def _decode(deltas, anchors, h, w, scale):
 
 def _retinanet_image(levels, im_info, attrs) -> list[np.ndarray]:
     """Rows [label + 1, score, box] of one image, by descending score (keep_top_k)."""
-    from phi.kernels.nms import greedy_nms
+    from phi.kernels.funcs.detection import greedy_nms
 
     score_thr, nms_top_k, nms_thr, eta, keep_top_k = attrs
     preds: dict[int, list[np.ndarray]] = {}
@@ -644,7 +644,7 @@ class DensityPriorBoxKernel(FluidKernel):
 def _legacy_nms(ctx, return_index: bool) -> None:
     """multiclass_nms / multiclass_nms2: the 3-D form or the LoD form (BBoxes' LoD), Out with
     the images' LoD; nothing kept at all: Out = [[-1]] (multiclass_nms) as Paddle writes it."""
-    from phi.kernels.nms import multiclass_nms_batch
+    from phi.kernels.multiclass_nms3 import multiclass_nms_batch
 
     bboxes, scores = ctx.input_array("BBoxes"), ctx.input_array("Scores")
     starts = None
@@ -726,7 +726,7 @@ class GenerateProposalsKernel(FluidKernel):
     original image's scale, pixel offsets; RpnRois / RpnRoiProbs with a LoD per image."""
 
     def compute(self, ctx) -> None:
-        from phi.kernels.fpn import proposals_one_image
+        from phi.kernels.generate_proposals import proposals_one_image
 
         scores, deltas = ctx.input_array("Scores"), ctx.input_array("BboxDeltas")
         info = ctx.input_array("ImInfo")

@@ -7,7 +7,7 @@ import numpy as np
 from fluid_compat.operators.fluid_kernels.funcs import FLOATS
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument, Unimplemented
-from phi.kernels import stl_sort
+from phi.kernels.funcs import stl_sort
 
 __all__: list[str] = []
 

@@ -8,7 +8,7 @@ from fluid_compat.operators.fluid_kernels.funcs import ints, list_values, regist
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.int_array import IntArray
 from phi.core.errors import InvalidArgument
-from phi.kernels.broadcast import tile as _tile
+from phi.kernels.tile import tile as _tile
 
 __all__: list[str] = []
 

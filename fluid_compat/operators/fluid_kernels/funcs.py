@@ -70,7 +70,7 @@ def put(ctx, slot: str, array) -> None:
 
 def register(op_type: str, dtypes):
     """register_fluid_kernel, with bad inputs raising typed errors (typed_errors)."""
-    from phi.kernels.grad_manip import typed_errors  # a kernel module: only its users import it
+    from phi.kernels.funcs.backward import typed_errors
 
     def decorate(cls):
         cls.compute = typed_errors(op_type, cls.compute)
@@ -313,7 +313,7 @@ class FixedGradOp(OperatorWithKernel):
     fix: staticmethod
 
     def compute(self, choice, inputs, scope):
-        from phi.kernels.grad_manip import typed_errors  # kernel modules load on demand
+        from phi.kernels.funcs.backward import typed_errors
 
         staged = super().compute(choice, inputs, scope)
         typed_errors(self.type, type(self).fix)(self, inputs, staged)

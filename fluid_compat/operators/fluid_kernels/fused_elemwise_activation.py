@@ -10,7 +10,7 @@ from fluid_compat.operators.fluid_kernels.funcs import FLOATS, wanted
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
 from phi.kernels.funcs import quiet
-from phi.kernels.grad_elementwise import reduce_to
+from phi.kernels.funcs.elementwise import reduce_to
 
 __all__: list[str] = []
 

@@ -10,7 +10,7 @@ import numpy as np
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
 from phi.infermeta.funcs import float_to_int32, interp_channel_last
-from phi.kernels.grad_vision import interp_grad_compute
+from phi.kernels.interpolate import interp_grad_compute
 from phi.kernels.interpolate import interp_compute
 
 __all__: list[str] = []

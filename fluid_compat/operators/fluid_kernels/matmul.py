@@ -15,7 +15,7 @@ class MatmulV1GradKernel(FluidKernel):
     alpha."""
 
     def compute(self, ctx) -> None:
-        from phi.kernels.grad_matmul import matmul_grads  # a forward run needs no grad module
+        from phi.kernels.funcs.matmul import matmul_grads
 
         x, y = ctx.input_array("X"), ctx.input_array("Y")
         g = ctx.input_array("Out@GRAD")

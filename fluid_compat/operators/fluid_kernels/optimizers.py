@@ -8,7 +8,7 @@ import numpy as np
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
-from phi.kernels.optimizers import clip_by_norm
+from phi.kernels.clip_by_norm import clip_by_norm
 
 __all__ = ["MinstdRand", "canonical"]
 

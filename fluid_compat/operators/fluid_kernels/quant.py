@@ -15,7 +15,7 @@ from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument, Unimplemented
 from phi.kernels.funcs import quiet
-from phi.kernels.quant import (
+from phi.kernels.dequantize_linear import (
     abs_max,
     bin_count,
     channel_abs_max,

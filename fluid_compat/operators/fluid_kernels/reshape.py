@@ -5,7 +5,7 @@ from __future__ import annotations
 from fluid_compat.operators.fluid_kernels.funcs import ints, list_values, register
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.int_array import IntArray
-from phi.kernels.manipulation import reshape_infer as _reshape
+from phi.kernels.reshape import reshape_infer as _reshape
 
 __all__: list[str] = []
 

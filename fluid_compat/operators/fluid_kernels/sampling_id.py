@@ -7,7 +7,7 @@ import numpy as np
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.kernels.cpu_random import engine_for, uniform_real
+from phi.kernels.funcs.cpu_random import engine_for, uniform_real
 
 __all__: list[str] = []
 

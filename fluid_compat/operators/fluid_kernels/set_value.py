@@ -22,7 +22,7 @@ def _value_dims(op, inputs, staged) -> None:
     if g.data.ndim < value.data.ndim:
         g.data = g.data.reshape(value.data.shape)
     else:
-        from phi.kernels.grad_elementwise import reduce_to
+        from phi.kernels.funcs.elementwise import reduce_to
 
         g.data = reduce_to(np, g.data, value.data.shape)
 

@@ -6,8 +6,8 @@ import math
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
-from phi.kernels.grad_pool import pool_window_grad
-from phi.kernels.pooling import pool_fixed
+from phi.kernels.pool import pool_window_grad
+from phi.kernels.pool import pool_fixed
 
 __all__: list[str] = []
 

@@ -7,7 +7,7 @@ import numpy as np
 from fluid_compat.operators.fluid_kernels.funcs import register
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.scalar import Scalar
-from phi.kernels.search import topk as _topk
+from phi.kernels.topk import topk as _topk
 
 __all__: list[str] = []
 

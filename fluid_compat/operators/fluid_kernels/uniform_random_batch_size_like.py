@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
-from phi.kernels.random_ops import _diag, _uniform_values
+from phi.kernels.uniform import _diag, _uniform_values
 
 __all__: list[str] = []
 

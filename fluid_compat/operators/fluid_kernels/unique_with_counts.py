@@ -5,7 +5,7 @@ from __future__ import annotations
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.kernels.sequence import _unique
+from phi.kernels.unique import _unique
 
 __all__: list[str] = []
 

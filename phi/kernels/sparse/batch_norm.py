@@ -7,8 +7,8 @@ Absent points are not samples: the statistics are over the stored points only.""
 from __future__ import annotations
 
 from phi.core.kernel import Tensor
-from phi.kernels.grad_norm import batch_norm_grad
-from phi.kernels.norm import batch_norm
+from phi.kernels.batch_norm import batch_norm_grad
+from phi.kernels.batch_norm import batch_norm
 from phi.kernels.sparse.funcs import COO, Sparse, register_sparse
 from phi.kernels.sparse.unary import with_values
 

@@ -16,7 +16,7 @@ LOCAL = Path(__file__).resolve().parent / "data"
 #: single-op cases made by tools/fixtures with the real Paddle 2.6.2 (committed, always present)
 FIXTURES = REPO / "tests" / "fixtures" / "single_ops"
 # gen_single_ops.py calls paddle.seed(GENERATOR_SEED) before every case; the bridge's stand-in
-# for Paddle's process-wide generator is FLAGS_random_op_seed (phi/kernels/cpu_random.py)
+# for Paddle's process-wide generator is FLAGS_random_op_seed (phi/kernels/funcs/cpu_random.py)
 GENERATOR_SEED = 20240607
 
 # the legacy ops of issue 3 (feed and fetch run inside programs, not alone)

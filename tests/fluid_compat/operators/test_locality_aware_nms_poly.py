@@ -1,4 +1,4 @@
-"""locality_aware_nms with polygon boxes: the overlap measure (phi.kernels.poly_overlap) on
+"""locality_aware_nms with polygon boxes: the overlap measure (phi.kernels.funcs.poly_overlap) on
 hand-worked shapes, and the op on a hand-worked merge.  Paddle's own outputs are the committed
 tests/fixtures/single_ops/locality_aware_nms_poly* cases (tools/fixtures/cases/
 locality_aware_nms_poly.py), run by test_corpus_cases.py."""
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fluid_compat import run_op
-from phi.kernels.poly_overlap import poly_area, poly_intersection_area, poly_iou
+from phi.kernels.funcs.poly_overlap import poly_area, poly_intersection_area, poly_iou
 
 
 def sq(x0, y0, x1, y1, dtype=np.float32):

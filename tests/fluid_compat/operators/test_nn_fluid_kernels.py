@@ -20,7 +20,7 @@ from phi.common import CPUPlace, DataType, IntArray
 from phi.core.errors import InvalidArgument
 from phi.core.tensor import DenseTensor
 from phi.kernels.conv import conv2d as phi_conv2d
-from phi.kernels.pooling import pool2d as phi_pool2d
+from phi.kernels.pool import pool2d as phi_pool2d
 from tests.fluid_compat.operators.corpus_cases import (
     case_attrs,
     case_inputs,

@@ -1,5 +1,5 @@
-"""The ahead-of-time build of the compiled loops (phi.kernels.aot): built once into a temporary
-cache, it loads without numba's JIT and gives the JIT loops' results bit for bit."""
+"""The ahead-of-time build of the compiled loops (phi.kernels.funcs.aot): built once into a
+temporary cache, it loads without numba's JIT and gives the JIT loops' results bit for bit."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 from phi.flags import get_flags, set_flags
-from phi.kernels import aot, jit
+from phi.kernels.funcs import aot, jit
 
 pytest.importorskip("numba.pycc", reason="numba is not installed")
-from phi.kernels import _jit_loops  # after the skip: it imports numba
+from phi.kernels.funcs import _jit_loops  # after the skip: it imports numba
 
 ROOT = Path(__file__).resolve().parents[3]
 RNG = np.random.default_rng(20261127)
@@ -185,7 +185,9 @@ def test_misaligned_inputs_run_on_the_build_alone(built, monkeypatch):
     from phi.backends.cpu import CPUContext
     from phi.common.int_array import IntArray
     from phi.common.place import CPUPlace
-    from phi.kernels import activation, conv, normalization, pooling, softmax
+    from phi.kernels import activation, conv, softmax
+    from phi.kernels import layer_norm as normalization
+    from phi.kernels import pool as pooling
 
     ctx, cpu = SimpleNamespace(xp=np), CPUContext(CPUPlace())
     x = RNG.standard_normal((1, 8, 14, 14)).astype(np.float32)
@@ -341,7 +343,8 @@ def test_conv_and_pool_kernels_equal_on_the_build_and_the_jit(built, monkeypatch
     from types import SimpleNamespace
 
     from phi.common.int_array import IntArray
-    from phi.kernels import conv, pooling
+    from phi.kernels import conv
+    from phi.kernels import pool as pooling
 
     ctx = SimpleNamespace(xp=np)
     x = RNG.standard_normal((1, 8, 14, 14)).astype(np.float32)
@@ -411,7 +414,8 @@ def test_a_process_with_the_build_never_imports_numba(cache):
 from types import SimpleNamespace
 import numpy as np
 from phi.common.int_array import IntArray
-from phi.kernels import conv, jit, pooling
+from phi.kernels import conv, pool as pooling
+from phi.kernels.funcs import jit
 ctx, rng = SimpleNamespace(xp=np), np.random.default_rng(0)
 x = rng.standard_normal((1, 8, 14, 14)).astype(np.float32)
 conv.conv2d(ctx, x, rng.standard_normal((8, 8, 3, 3)).astype(np.float32), [1, 1], [1, 1],
@@ -428,7 +432,7 @@ pooling.pool2d(ctx, x, IntArray([3, 3]), [2, 2], [1, 1], False, True, "NCHW", "m
                False, "EXPLICIT")
 from phi.backends.cpu import CPUContext
 from phi.common.place import CPUPlace
-from phi.kernels import activation, normalization, softmax
+from phi.kernels import activation, layer_norm as normalization, softmax
 cpu, rows = CPUContext(CPUPlace()), rng.standard_normal((4, 16)).astype(np.float32)
 normalization.layer_norm(cpu, rows, rows[0], rows[1], 1e-5, 1)
 activation.gelu(cpu, rows, False)

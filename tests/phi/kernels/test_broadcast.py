@@ -9,7 +9,7 @@ import pytest
 from phi.backends import get_context
 from phi.common import CPUPlace, DataType, Scalar
 from phi.core.errors import PhiError
-from phi.kernels import broadcast
+from phi.kernels import one_hot as broadcast
 from tests.phi.kernels.conftest import assert_array
 
 X = np.arange(3, dtype=np.float32).reshape(1, 3)

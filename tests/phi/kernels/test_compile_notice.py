@@ -1,6 +1,6 @@
-"""What a user is told about the compiled loops (phi.kernels.jit, phi.kernels.aot, issue 31):
-numba's first compile is announced once, before it, and only when numba really compiles (a
-cold cache); never from a warm cache, never with the ahead-of-time build, never while
+"""What a user is told about the compiled loops (phi.kernels.funcs.jit, phi.kernels.funcs.aot,
+issue 31): numba's first compile is announced once, before it, and only when numba really
+compiles (a cold cache); never from a warm cache, never with the ahead-of-time build, never while
 ``build-kernels`` builds; library code stays silent unless asked; the build reports its
 progress; ``path_taken`` says which path ran.
 
@@ -31,7 +31,7 @@ NOTICE_END = " s; `fluid-compat build-kernels` does it ahead of time"
 #: two loops compiled in turn (a first compile, then one more that must not announce again)
 TWO_LOOPS = """
 import numpy as np
-from phi.kernels import jit
+from phi.kernels.funcs import jit
 x = np.linspace(-3.0, 3.0, 12, dtype=np.float32)
 out = np.empty_like(x)
 loops = jit.kernels()
@@ -65,7 +65,7 @@ def _notices(stderr: str) -> list[str]:
 def test_a_cold_cache_is_announced_once_before_the_compile_a_warm_one_not(tmp_path):
     code = _code("""
     import sys
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
     jit.enable_notices()
     print("before", file=sys.stderr)
     """, TWO_LOOPS, """
@@ -103,7 +103,7 @@ def test_library_code_is_silent_unless_logging_or_the_cli_asks(tmp_path):
     # the command line's stderr notice, silenced through the logger
     _, err = _python(_code("""
     import logging
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
     jit.enable_notices()
     logging.getLogger("phi.kernels.jit").setLevel(logging.WARNING)
     """, TWO_LOOPS), tmp_path / "numba3", tmp_path / "no-build")
@@ -114,7 +114,7 @@ def test_numpy_path_reports_why(tmp_path):
     out, _ = _python("""
     import numpy as np
     from phi.flags import set_flags
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
     set_flags({"FLAGS_kernel_numba": False})
     assert jit.kernels() is None
     print(jit.path_taken())
@@ -132,7 +132,7 @@ def build(tmp_path_factory):
     base = tmp_path_factory.mktemp("notice-build")
     code = """
     import json
-    from phi.kernels import aot, jit
+    from phi.kernels.funcs import aot, jit
     jit.enable_notices()
     assert jit.jit_loops() is not None  # the JIT's compile listener is on
     calls = []
@@ -178,7 +178,7 @@ def test_with_the_build_nothing_compiles_nothing_is_said(build, tmp_path):
     base, _, _ = build
     out, err = _python(_code("""
     import sys
-    from phi.kernels import jit
+    from phi.kernels.funcs import jit
     jit.enable_notices()
     """, TWO_LOOPS, """
     print(jit.path_taken())

@@ -21,9 +21,9 @@ import pytest
 from phi.backends.cpu import CPUContext
 from phi.common.place import CPUPlace
 from phi.flags import get_flags, set_flags
-from phi.kernels import jit
+from phi.kernels.funcs import jit
 from phi.kernels.activation import gelu
-from phi.kernels.normalization import layer_norm
+from phi.kernels.layer_norm import layer_norm
 from phi.kernels.softmax import softmax
 
 CTX = CPUContext(CPUPlace())
@@ -228,7 +228,7 @@ def test_loops_keep_their_own_copy_of_gelus_constants():
     # numba's cache is keyed by _jit_loops.py alone: the loop compiles in its own copy
     from phi.kernels import activation
 
-    loops = pytest.importorskip("phi.kernels._jit_loops", reason="numba is not installed")
+    loops = pytest.importorskip("phi.kernels.funcs._jit_loops", reason="numba is not installed")
     assert loops._ERFC_P == activation._ERFC_P
 
 
@@ -240,7 +240,8 @@ def test_without_a_build_the_row_kernels_never_import_numba(tmp_path):
         import numpy as np
         from phi.backends.cpu import CPUContext
         from phi.common.place import CPUPlace
-        from phi.kernels import activation, jit, normalization, softmax
+        from phi.kernels import activation, layer_norm as normalization, softmax
+        from phi.kernels.funcs import jit
         cpu, rows = CPUContext(CPUPlace()), np.random.default_rng(0).standard_normal((4, 16))
         rows = rows.astype(np.float32)
         normalization.layer_norm(cpu, rows, rows[0], rows[1], 1e-5, 1)

@@ -22,8 +22,9 @@ import pytest
 from phi.common.int_array import IntArray
 from phi.flags import get_flags, set_flags
 from phi.kernels import conv as conv_kernels
-from phi.kernels import jit, pooling
+from phi.kernels import pool as pooling
 from phi.kernels.conv import conv_geometry
+from phi.kernels.funcs import jit
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -528,7 +529,7 @@ def test_split_runs_whole_when_off_small_or_busy(monkeypatch):
 def test_bn_epilogue_bitwise_equal_to_numpy(dtype):
     # the one-call epilogue (batch_norm's coefficients, affine, residual, activation) is
     # numpy's passes: global_stats_coefficients, then y * scale + bias (+ other), then act
-    from phi.kernels.norm import global_stats_coefficients
+    from phi.kernels.batch_norm import global_stats_coefficients
 
     c = 37
     mean = RNG.standard_normal(c).astype(dtype)
@@ -615,7 +616,8 @@ def test_compiled_im2col_stays_inside_its_arrays(tmp_path):
     # here: the columns it lands in are zeroed after)
     code = textwrap.dedent("""
         import numpy as np
-        from phi.kernels import conv, jit
+        from phi.kernels import conv
+        from phi.kernels.funcs import jit
         assert jit.built() is None
         loops = jit.kernels()
         rng = np.random.default_rng(0)

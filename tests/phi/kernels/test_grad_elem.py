@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from fluid_compat.imperative import run_op
-from phi.kernels.grad_elementwise import reduce_to
+from phi.kernels.funcs.elementwise import reduce_to
 
 
 def test_reduce_to_sums_the_broadcast_dims():

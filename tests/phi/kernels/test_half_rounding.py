@@ -2,7 +2,7 @@
 
 Paddle's CPU converts float -> float16 and float -> bfloat16 by truncation toward zero (float16:
 |x| > 65504 -> inf), and every half operation computes in float32 and converts back that way
-(phi/kernels/funcs.py).  The expected bits come from the wheel
+(phi/kernels/funcs/__init__.py).  The expected bits come from the wheel
 (tools/fixtures/gen_half_rounding.py); numpy / ml_dtypes rounding to nearest would fail most of
 these cases (see test_nearest_rounding_would_not_match).
 """

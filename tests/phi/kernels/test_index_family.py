@@ -9,7 +9,7 @@ import pytest
 import phi
 from fluid_compat.operators.fluid_kernels.hash import xxh64_rows
 from phi.core.errors import InvalidArgument, OutOfRange
-from phi.kernels.scatter import set_value_bounds
+from phi.kernels.set_value import set_value_bounds
 
 
 def test_scatter_without_overwrite_zeroes_then_adds_every_duplicate():

@@ -17,7 +17,17 @@ from phi.core.errors import NotFound, PhiError
 from phi.core.tensor import MetaTensor
 from phi.infermeta import MetaConfig
 import phi.infermeta as im
-from phi.kernels import manip
+from phi.kernels.as_strided import as_strided as manip_as_strided
+from phi.kernels.eye import eye
+from phi.kernels.fill import fill
+from phi.kernels.fill_diagonal import fill_diagonal
+from phi.kernels.flip import flip as manip_flip
+from phi.kernels.logspace import logspace
+from phi.kernels.reverse import reverse
+from phi.kernels.roll import roll
+from phi.kernels.temporal_shift import temporal_shift as manip_temporal_shift
+from phi.kernels.tensor_unfold import tensor_unfold as manip_tensor_unfold
+from phi.kernels.view import view_dtype as manip_view_dtype, view_shape as manip_view_shape
 from tests.phi.kernels.conftest import assert_array
 
 CTX = get_context(CPUPlace())
@@ -42,16 +52,16 @@ def test_strided_only_kernels_are_not_selected_for_dense_keys(run_op):
 
 
 @pytest.mark.parametrize("fn, args, expected", [
-    (manip.tensor_unfold, (np.arange(8.0), 0, 3, 2),
+    (manip_tensor_unfold, (np.arange(8.0), 0, 3, 2),
      np.array([[0.0, 1, 2], [2, 3, 4], [4, 5, 6]])),
-    (manip.tensor_unfold, (np.arange(6).reshape(2, 3), -1, 2, 1),
+    (manip_tensor_unfold, (np.arange(6).reshape(2, 3), -1, 2, 1),
      np.array([[[0, 1], [1, 2]], [[3, 4], [4, 5]]])),
-    (manip.as_strided, (np.arange(12.0).reshape(3, 4), [2, 2], [1, 2], 1),
+    (manip_as_strided, (np.arange(12.0).reshape(3, 4), [2, 2], [1, 2], 1),
      np.array([[1.0, 3], [2, 4]])),
-    (manip.view_shape, (np.arange(6), [-1, 2]), np.arange(6).reshape(3, 2)),
-    (manip.view_dtype, (np.array([1.0], np.float32), DataType.INT32),
+    (manip_view_shape, (np.arange(6), [-1, 2]), np.arange(6).reshape(3, 2)),
+    (manip_view_dtype, (np.array([1.0], np.float32), DataType.INT32),
      np.array([0x3F800000], np.int32)),
-    (manip.view_dtype, (np.array([[1, 2]], np.int16), DataType.INT32),
+    (manip_view_dtype, (np.array([[1, 2]], np.int16), DataType.INT32),
      np.array([[0x00020001]], np.int32)),
 ])
 def test_stride_kernels(fn, args, expected):
@@ -60,17 +70,17 @@ def test_stride_kernels(fn, args, expected):
 
 def test_stride_kernel_errors():
     with pytest.raises(PhiError, match="outside"):
-        manip.as_strided(CTX, np.arange(4.0), [3], [2], 0)
+        manip_as_strided(CTX, np.arange(4.0), [3], [2], 0)
     with pytest.raises(PhiError, match="divide"):
-        manip.view_dtype(CTX, np.zeros((2, 3), np.int16), DataType.INT32)
+        manip_view_dtype(CTX, np.zeros((2, 3), np.int16), DataType.INT32)
     with pytest.raises(PhiError, match="size"):
-        manip.tensor_unfold(CTX, np.arange(3.0), 0, 4, 1)
+        manip_tensor_unfold(CTX, np.arange(3.0), 0, 4, 1)
 
 
 def test_temporal_shift_splits_channels_in_float():
     # static_cast<int>(10 * 0.3f) == 3 (0.3f * 10 = 3.0000001); in double it would be 2
     x = np.arange(20, dtype=np.float32).reshape(2, 10, 1, 1) + 1
-    out = manip.temporal_shift(CTX, x, 2, np.float32(0.3), "NCHW")
+    out = manip_temporal_shift(CTX, x, 2, np.float32(0.3), "NCHW")
     assert_array(out[0, :3], np.zeros((3, 1, 1), np.float32))  # no previous frame
     assert_array(out[1, :3], x[0, :3])
     assert_array(out[0, 3:6], x[1, 3:6])  # c2 = int(20 * 0.3f) = 6
@@ -80,39 +90,39 @@ def test_temporal_shift_splits_channels_in_float():
 
 def test_flip_duplicates_follow_std_unique():
     x = np.arange(6).reshape(2, 3)
-    assert_array(manip.flip(CTX, x, [0, 1, 0]), x[::-1, ::-1])  # not adjacent: allowed, once
+    assert_array(manip_flip(CTX, x, [0, 1, 0]), x[::-1, ::-1])  # not adjacent: allowed, once
     with pytest.raises(PhiError, match="duplicates"):
-        manip.flip(CTX, x, [1, 1])
-    assert_array(manip.reverse(CTX, x, IntArray([1, -1])), x[:, ::-1])
+        manip_flip(CTX, x, [1, 1])
+    assert_array(reverse(CTX, x, IntArray([1, -1])), x[:, ::-1])
 
 
 def test_fill_diagonal_walk():
     # the flat walk of FillDiagonalKernel: stride 4 on a 7x3 matrix, wrap repeats after row 3
-    out = manip.fill_diagonal(CTX, np.zeros((7, 3), np.float32), 1.0, 0, True)
+    out = fill_diagonal(CTX, np.zeros((7, 3), np.float32), 1.0, 0, True)
     assert [tuple(p) for p in np.argwhere(out)] == [(0, 0), (1, 1), (2, 2), (4, 0), (5, 1),
                                                     (6, 2)]
-    out = manip.fill_diagonal(CTX, np.zeros((3, 3), np.int64), 9.9, 1, False)
+    out = fill_diagonal(CTX, np.zeros((3, 3), np.int64), 9.9, 1, False)
     assert_array(out, np.array([[0, 9, 0], [0, 0, 9], [0, 0, 0]], np.int64))
 
 
 def test_roll_and_logspace():
     x = np.arange(6).reshape(2, 3)
-    assert_array(manip.roll(CTX, x, IntArray([-7]), []), np.roll(x.ravel(), -7).reshape(2, 3))
+    assert_array(roll(CTX, x, IntArray([-7]), []), np.roll(x.ravel(), -7).reshape(2, 3))
     with pytest.raises(PhiError, match="shifts.size"):
-        manip.roll(CTX, x, IntArray([1, 2]), [])
+        roll(CTX, x, IntArray([1, 2]), [])
     one = np.array([1.0], np.float32)
-    out = manip.logspace(CTX, np.array([0.0], np.float32), np.array([2.0], np.float32),
+    out = logspace(CTX, np.array([0.0], np.float32), np.array([2.0], np.float32),
                          np.array([3], np.int32), np.array([10.0], np.float32), DataType.INT64)
     assert_array(out, np.array([1, 10, 100], np.int64))
     with pytest.raises(PhiError, match="larger than 0"):
-        manip.logspace(CTX, one, one, np.array([0], np.int32), one, F32)
+        logspace(CTX, one, one, np.array([0], np.int32), one, F32)
 
 
 def test_eye_scalar_attrs_and_fill_nan():
-    assert_array(manip.eye(CTX, Scalar(2), Scalar(-1), DataType.INT32),
+    assert_array(eye(CTX, Scalar(2), Scalar(-1), DataType.INT32),
                  np.eye(2, dtype=np.int32))
     with pytest.raises(PhiError, match="NaN"):
-        manip.fill(CTX, np.zeros(2, np.float32), Scalar(float("nan")))
+        fill(CTX, np.zeros(2, np.float32), Scalar(float("nan")))
 
 
 @pytest.mark.parametrize("fn, args, dims", [

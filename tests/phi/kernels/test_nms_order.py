@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from phi.kernels.nms import partial_sort
+from phi.kernels.matrix_nms import partial_sort
 
 
 @given(st.lists(st.integers(-5, 5), min_size=1, max_size=40), st.data())

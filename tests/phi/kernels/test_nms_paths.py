@@ -11,7 +11,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-from phi.kernels import nms
+from phi.kernels.funcs import detection as nms
 
 
 def _boxes(rng, n: int, dtype) -> np.ndarray:

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from phi.core.errors import InvalidArgument, PreconditionNotMet
-from phi.kernels.quant import channel_scale, fake_quant, round_half_away
+from phi.kernels.dequantize_linear import channel_scale, fake_quant
+from phi.kernels.funcs.quant import round_half_away
 from tests.phi.kernels.conftest import call_op
 
 f32 = np.float32

@@ -12,7 +12,7 @@ import pytest
 from fluid_compat import run_op
 from fluid_compat.imperative import run_op_with_operator
 from phi import flags
-from phi.kernels.cpu_random import MT19937_64, normal, uniform_int, uniform_real
+from phi.kernels.funcs.cpu_random import MT19937_64, normal, uniform_int, uniform_real
 
 
 @pytest.fixture(autouse=True)

@@ -15,8 +15,8 @@ import pytest
 
 from fluid_compat import run_op
 from phi import flags
-from phi.kernels.cpu_random import MT19937_64, normal, seed_seq_engine, seed_seq_generate
-from phi.kernels.libm import libm_log
+from phi.kernels.funcs.cpu_random import MT19937_64, normal, seed_seq_engine, seed_seq_generate
+from phi.kernels.funcs.libm import libm_log
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "single_ops"
 PADDLE_SEED = 20240607  # gen_single_ops.py: paddle.seed(20240607) before every case
@@ -124,7 +124,7 @@ def test_the_compiled_libm_loops_give_the_c_librarys_bits():
     logf / log / expf / exp, value by value (the ctypes path small arrays take)."""
     import importlib.util
 
-    from phi.kernels import libm
+    from phi.kernels.funcs import libm
 
     if importlib.util.find_spec("numba") is None or libm._compiled_libm() is None:
         pytest.skip("numba is not installed (or FLAGS_kernel_numba is off)")

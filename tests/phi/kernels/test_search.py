@@ -10,7 +10,8 @@ import pytest
 
 from phi.backends import get_context
 from phi.common import CPUPlace
-from phi.kernels import search
+from phi.kernels.argsort import argsort as search_argsort
+from phi.kernels.topk import topk as search_topk
 from tests.phi.kernels.conftest import assert_array
 
 NAN = np.nan
@@ -29,10 +30,10 @@ def test_order_of_equal_values_is_paddles(key):
         want = z[key].astype(np.int64)
         if key.startswith("as"):
             n, desc = key[2:].split("_")
-            got = search.argsort(ctx, z[f"x{n}"], 1, bool(int(desc)))[1]
+            got = search_argsort(ctx, z[f"x{n}"], 1, bool(int(desc)))[1]
         else:
             n, k, largest, srt = key[2:].split("_")
-            got = search.topk(ctx, z[f"x{n}"], int(k), 1, bool(int(largest)), bool(int(srt)))[1]
+            got = search_topk(ctx, z[f"x{n}"], int(k), 1, bool(int(largest)), bool(int(srt)))[1]
     assert_array(got, want)
 
 

@@ -10,7 +10,8 @@ import pytest
 from phi.backends import get_context
 from phi.common import CPUPlace, DataType
 from phi.core.errors import PhiError
-from phi.kernels.sequence import arange_tensor, unique, unique_raw
+from phi.kernels.arange_tensor import arange_tensor
+from phi.kernels.unique import unique, unique_raw
 from tests.fluid_compat.operators.corpus_cases import load_case
 from tests.phi.kernels.conftest import assert_array
 

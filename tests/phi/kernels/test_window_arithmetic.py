@@ -16,7 +16,7 @@ from unittest import mock
 import phi.infermeta
 from phi.common.int_array import IntArray
 from phi.core.errors import Fatal, InvalidArgument
-from phi.kernels.windows import overhang, strided_view
+from phi.kernels.funcs.windows import overhang, strided_view
 from tests.phi.kernels import test_nn_support
 
 # kernels of this family beside test_nn_support's: (InferMeta, number of outputs)
