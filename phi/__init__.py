@@ -11,6 +11,7 @@ argmap, opmakers or fluid_compat.
 
 from __future__ import annotations
 
+import phi.backends  # the device layer (installs phi.common.place.context_of)
 import phi.kernels  # noqa: F401 - registration only
 from phi.common import (
     Backend,

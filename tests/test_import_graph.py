@@ -31,29 +31,10 @@ LAYERS = ("phi", "opmakers", "argmap", "fluid_compat")
 FORBIDDEN = (("fluid_compat.framework", "fluid_compat.operators"),
              ("fluid_compat.framework", "fluid_compat.executor"))
 
-#: private imports in packages that other branches of the layout refactor rewrite (the phi
-#: kernel modules, infermeta and the fluid kernels move into their rule's modules there, their
-#: shared helpers made public in ``funcs`` modules): reported, expected to be fixed by the merge.
-#: The merger empties this list; a finding here must not grow.
-PENDING_PRIVATE = ("phi.", "fluid_compat.operators.fluid_kernels.")
-#: single files of those branches (the hooks of ops.py / expected_kernel.py; the index and table
-#: generators, which read the registries' tables: op_registry.declared_hooks() is public now)
-PENDING_PRIVATE_FILES = ("fluid_compat/operators/ops.py", "tools/gen_yaml_caches.py",
-                         "tools/expected_kernel_table.py")
-
-
-#: cycles inside packages that other branches of the layout refactor rewrite, expected to be
-#: broken by the merge (each: the modules of one strongly connected set, sorted).  The merger
-#: empties this list:
-#: - phi.backends -> phi.core.context -> phi.core.tensor -> phi.backends: DeviceContext and
-#:   DenseTensor.numpy() import each other's layer inside functions;
-#: - argmap.irregular <-> argmap.registry: default_registry reads irregular.FAMILIES, whose
-#:   modules import registry.MappingFamily (argmap/irregular becomes argmap/sig/, loaded by
-#:   the layout rule instead of a FAMILIES list).
-PENDING_CYCLES = (
-    ("phi.backends", "phi.core.context", "phi.core.tensor"),
-    ("argmap.irregular", "argmap.registry"),
-)
+#: findings expected to go away (none: the layout refactor's packages are merged)
+PENDING_PRIVATE: tuple[str, ...] = ()
+PENDING_PRIVATE_FILES: tuple[str, ...] = ()
+PENDING_CYCLES: tuple[tuple[str, ...], ...] = ()
 
 
 def _is_private(name: str) -> bool:

@@ -1,4 +1,4 @@
-"""Print the table of how each op's expected kernel type is decided (docs/design.md, issue 17).
+"""Print the table of how each op's expected kernel type is decided (docs/dispatch.md).
 
     .venv/bin/python tools/expected_kernel_table.py
 
@@ -12,16 +12,15 @@ from __future__ import annotations
 from collections import defaultdict
 
 import fluid_compat.operators.ops  # noqa: F401 - the rows of op_hooks.yaml
-from fluid_compat.framework.op_registry import _HOOKS, _LAZY, _run_lazy
+from fluid_compat.framework.op_registry import declare_lazy_hooks, declared_hooks
 from fluid_compat.operators.fluid_kernels.registry import load_all_fluid_kernels
 
 
 def main() -> None:
     load_all_fluid_kernels()  # the hooks that are code, in the ops' fluid_kernels modules
-    for op in list(_LAZY):  # and the grad ops' rows, declared on first use
-        _run_lazy(op)
+    declare_lazy_hooks()  # and the grad ops' rows, declared on first use
     groups: dict[str, list[str]] = defaultdict(list)
-    for op, hooks in sorted(_HOOKS.items()):
+    for op, hooks in sorted(declared_hooks().items()):
         fn = hooks.get_expected_kernel_type
         if fn is not None:
             groups[getattr(fn, "__name__", "?")].append(op)

@@ -22,7 +22,8 @@ from opmakers import OpProto, check_attrs
 from opmakers.grad import foreign_maker_attrs, grad_op_proto, is_grad_op_type
 from phi.core.errors import InvalidArgument, NotFound
 
-__all__ = ["OpHooks", "OpInfo", "create_op", "declare_hooks_lazily", "declared_hooks",
+__all__ = ["OpHooks", "OpInfo", "create_op", "declare_hooks_lazily", "declare_lazy_hooks",
+           "declared_hooks",
            "get_op_info", "install_operators", "op_hooks", "registered_op_types"]
 
 
@@ -183,6 +184,13 @@ def _load_declarations(op_type: str) -> None:
     load = _OPERATORS[1]
     if load is not None:
         load(op_type)
+
+
+def declare_lazy_hooks() -> None:
+    """Run every declaration still waiting for its ops' first use (for tools and tests that
+    list every op's hooks)."""
+    for op_type in list(_LAZY):
+        _run_lazy(op_type)
 
 
 def declared_hooks() -> dict[str, OpHooks]:

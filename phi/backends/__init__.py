@@ -13,6 +13,7 @@ from collections.abc import Callable
 from phi.backends.cpu import CPUContext
 from phi.common.backend import Backend, register_custom_backend
 from phi.common.place import CustomPlace, Place
+from phi.common.place import install_context_lookup
 from phi.core.context import DeviceContext
 from phi.core.errors import NotFound, Unavailable
 
@@ -62,3 +63,6 @@ def get_context(place: Place) -> DeviceContext:
         raise Unavailable(f"No device context implementation for {place}.")
     _CONTEXTS[place] = ctx
     return ctx
+
+
+install_context_lookup(get_context)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from phi.common.backend import Backend, CustomBackend, register_custom_backend
 from phi.core.errors import InvalidArgument
 
-__all__ = ["CPUPlace", "CustomPlace", "GPUPlace", "Place", "to_place"]
+__all__ = ["CPUPlace", "CustomPlace", "GPUPlace", "Place", "context_of", "install_context_lookup",
+           "to_place"]
 
 
 class Place:
@@ -90,3 +91,20 @@ def to_place(value: object) -> Place:
     if kind_l in ("gpu", "cuda"):
         return GPUPlace(device_id)
     return CustomPlace(kind, device_id)
+
+
+_LOOKUP: list = []  # phi.backends.get_context, installed by phi.backends when it is imported
+
+
+def install_context_lookup(lookup) -> None:
+    """``lookup(place) -> DeviceContext`` (phi.backends installs its ``get_context``): what
+    phi.core's tensors ask for a device's context, so that phi.core never imports the device
+    layer."""
+    _LOOKUP[:] = [lookup]
+
+
+def context_of(place: Place):
+    """The device context of ``place`` (phi.backends' table)."""
+    if not _LOOKUP:
+        raise RuntimeError("no device layer: import phi.backends (the phi package does)")
+    return _LOOKUP[0](place)

@@ -18,6 +18,7 @@ from phi.common.place import Place
 __all__ = ["DeviceContext"]
 
 
+
 class DeviceContext:
     """Base class; a backend subclasses it and sets ``xp``.
 

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-import sys
-import threading
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 
 from phi.core import records
 
@@ -207,7 +205,7 @@ class KernelFactory:
     def is_builtin(self, fn: Callable) -> bool:
         """Whether kernel function ``fn`` is one of phi's own (defined in a built-in kernel
         module, as ``register`` tells them), not a plug-in's or a test's."""
-        return getattr(fn, "__module__", None) in self._index.modules
+        return self._index.is_builtin(getattr(fn, "__module__", None) or "")
 
     def has_kernel(self, name: str) -> bool:
         if name not in self._kernels and name not in self._deferred:
@@ -326,65 +324,6 @@ class KernelFactory:
             f"{_selection_hint(key, kernels)} Registered keys of `{name}`: "
             f"{', '.join(str(k) for k in _sorted_keys(kernels))}."
         )
-
-
-def module_imported(module: str) -> bool:
-    """Whether ``module`` is imported and done initialising (a lazy index skips it)."""
-    found = sys.modules.get(module)
-    return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing",
-                                             False)
-
-
-class LazyIndex:
-    """Registration on demand: name -> the modules whose import registers it (a generated
-    ``_index.json``), for the names whose modules are not imported yet (the fluid kernel
-    registry's; phi's KernelFactory loads by the layout rule, phi.core.layout.RuleIndex).
-
-    A lookup of a name imports its modules first, once, under ``lock`` (whichever thread asks
-    first; the others wait and find it done); listing a table imports every module of
-    ``order`` first, so that no public call sees fewer entries than an eager import registers.
-    phi's KernelFactory (kernel names) and the fluid kernel registry (op types) each hold one.
-    """
-
-    __slots__ = ("lock", "modules", "order", "pending")
-
-    def __init__(self) -> None:
-        self.lock = threading.RLock()
-        self.pending: dict[str, tuple[str, ...]] = {}  # empty once everything is imported
-        self.order: tuple[str, ...] = ()
-        self.modules: frozenset[str] = frozenset()
-
-    def set(self, index: Mapping[str, Sequence[str]], modules: Sequence[str]) -> None:
-        """``index``: name -> its modules; ``modules``: every such module, in the order a
-        full load imports them."""
-        with self.lock:
-            self.order = tuple(modules)
-            self.modules = frozenset(modules)
-            self.pending = {n: tuple(m) for n, m in index.items()
-                            if not all(module_imported(x) for x in m)}
-
-    def import_for(self, name: str) -> None:
-        """Import ``name``'s modules (the caller holds ``lock`` and drops ``name`` from
-        ``pending`` when whatever else it builds is in: KernelFactory's deferred kernels)."""
-        for m in self.pending.get(name, ()):
-            importlib.import_module(m)
-
-    def ensure(self, name: str) -> None:
-        """Import ``name``'s modules unless done (cheap when nothing is left)."""
-        if name not in self.pending:
-            return
-        with self.lock:
-            self.import_for(name)
-            self.pending.pop(name, None)
-
-    def import_all(self) -> None:
-        """Import every module not imported yet (cheap when nothing is left)."""
-        if not self.pending:
-            return
-        with self.lock:
-            for m in self.order:
-                importlib.import_module(m)
-            self.pending.clear()
 
 
 def _sorted_keys(kernels: Iterable[KernelKey]) -> list[KernelKey]:

@@ -88,9 +88,9 @@ class DenseTensor:
             return data
         if data is None:
             raise ValueError("DenseTensor is not initialized: it holds no data")
-        from phi.backends import get_context  # local: keeps tensor free of the device layer
+        from phi.common.place import context_of  # installed by phi.backends (the device layer)
 
-        return get_context(self.place).to_host(data)
+        return context_of(self.place).to_host(data)
 
     def __array__(self, dtype=None, copy=None):
         arr = self.numpy()

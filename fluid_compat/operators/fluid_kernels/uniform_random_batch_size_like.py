@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.core.errors import InvalidArgument
-from phi.kernels.uniform import _diag, _uniform_values
+from phi.kernels.funcs.cpu_random import set_diagonal, uniform_values
 
 __all__: list[str] = []
 
@@ -27,9 +27,9 @@ class UniformRandomBatchSizeLikeKernel(FluidKernel):
                                   f"is out of range for shape {shape}.")
         shape[out_idx] = x.shape[in_idx]
         dtype = self.kernel_type.dtype
-        out = _uniform_values(ctx.dev_ctx, tuple(shape), dtype, float(ctx.attr("min")),
+        out = uniform_values(ctx.dev_ctx, tuple(shape), dtype, float(ctx.attr("min")),
                               float(ctx.attr("max")), int(ctx.attr("seed")))
-        out = _diag(ctx.dev_ctx, out, int(ctx.attr("diag_num")), int(ctx.attr("diag_step")),
+        out = set_diagonal(ctx.dev_ctx, out, int(ctx.attr("diag_num")), int(ctx.attr("diag_step")),
                     float(ctx.attr("diag_val")))
         ctx.set_output("Out", out, dtype)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fluid_compat.operators.fluid_kernels.registry import FluidKernel, register_fluid_kernel
 from phi.common.data_type import DataType
 from phi.core.errors import InvalidArgument
-from phi.kernels.unique import _unique
+from phi.kernels.funcs.creation import unique_values
 
 __all__: list[str] = []
 
@@ -26,7 +26,7 @@ class UniqueWithCountsKernel(FluidKernel):
         if dtype not in (DataType.INT32, DataType.INT64):
             raise InvalidArgument(f"unique_with_counts: Index holds the wrong type, it holds "
                                   f"{dtype}, but desires to be int32 or int64.")
-        out, _, inverse, counts = _unique(ctx.dev_ctx, x, False, True, True, [], dtype, False)
+        out, _, inverse, counts = unique_values(ctx.dev_ctx, x, False, True, True, [], dtype, False)
         ctx.set_output("Out", out)
         ctx.set_output("Index", inverse)
         ctx.set_output("Count", counts)

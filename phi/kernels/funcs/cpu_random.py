@@ -18,10 +18,14 @@ import secrets
 import numpy as np
 
 from phi import flags
+from phi.common.data_type import DataType
+from phi.core.errors import InvalidArgument
+from phi.kernels.funcs import cast_array
+from phi.kernels.funcs.common import shape_numel
 from phi.kernels.funcs.libm import libm_log
 
 __all__ = ["MT19937_64", "engine_for", "global_engine", "normal", "seed_seq_engine",
-           "seed_seq_generate", "uniform_int", "uniform_real"]
+           "seed_seq_generate", "set_diagonal", "uniform_int", "uniform_real", "uniform_values"]
 
 _N, _M = 312, 156
 _MATRIX_A = np.uint64(0xB5026F5AA96619E9)
@@ -192,3 +196,29 @@ def uniform_int(engine: MT19937_64, n: int, low: int, high: int) -> np.ndarray:
                 break
         out[i] = low + (product >> 64)
     return out
+
+
+def uniform_values(ctx, dims, dtype: DataType, low: float, high: float, seed: int):
+    """UniformRealDistribution<T>: float for bfloat16 / float16, then converted as Paddle does."""
+    n = shape_numel(dims)
+    engine = engine_for(seed)
+    if dtype in (DataType.BFLOAT16, DataType.FLOAT16):
+        return cast_array(ctx, uniform_real(engine, n, low, high, np.float32).reshape(dims),
+                          dtype)
+    return uniform_real(engine, n, low, high, dtype.to_numpy()).reshape(dims)
+
+
+def set_diagonal(ctx, out, diag_num: int, diag_step: int, diag_val: float):
+    """diag_val at flat positions i * diag_step + i of ``out`` for i < diag_num (uniform_raw's
+    and uniform_random_batch_size_like's diagonal)."""
+    if diag_num <= 0:
+        return out
+    flat = out.reshape(-1)
+    last = (diag_num - 1) * diag_step + (diag_num - 1)
+    if last >= flat.size:
+        raise InvalidArgument(f"The index of the diagonal elements is out of bounds: "
+                              f"diag_num {diag_num}, diag_step {diag_step}, size {flat.size}.")
+    pos = np.arange(diag_num) * (diag_step + 1)
+    flat[pos] = cast_array(ctx, np.full(diag_num, diag_val, np.float32),
+                           ctx.data_type(out))
+    return flat.reshape(out.shape)
