@@ -161,6 +161,12 @@ def _cmd_ops(args: argparse.Namespace) -> int:
     return main_ops(args)
 
 
+def _cmd_where(args: argparse.Namespace) -> int:
+    from fluid_compat.tools.where import main_where
+
+    return main_where(args)
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
     from fluid_compat.tools.compare import main_compare
 
@@ -362,6 +368,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
         ops_status.add_arguments(p)
     p.set_defaults(func=_cmd_ops)
+    p = add("where", help="the file of each piece of a legacy op type and of its grad ops "
+                          "(OpProto, mapping, phi kernels, InferMeta, fluid kernels, hooks)")
+    if wanted("where"):
+        from fluid_compat.tools import where
+
+        where.add_arguments(p)
+    p.set_defaults(func=_cmd_where)
     p = add("compare", help="run every op with both kernels both ways and compare "
                             "(non-zero exit on divergence)")
     if wanted("compare"):

@@ -102,12 +102,34 @@ def _pieces_of(op_type: str) -> list[Piece]:
         hooks = get_op_info(op_type).hooks
     except PhiError:
         hooks = None
+    row = _hook_row_line(op_type)
+    if row is not None:
+        out.append(Piece(op_type, "hook row", op_type, row))
     if hooks is not None:
         for field in _HOOK_FIELDS:
             fn = getattr(hooks, field)
-            if fn is not None:
-                out.append(Piece(op_type, "hook", field, _where(fn)))
+            if fn is None:
+                continue
+            module = getattr(fn, "__module__", "") or ""
+            if row is not None and not module.startswith(_FLUID_KERNELS):
+                continue  # made from the op's row (a generic rule of ops / expected_kernel)
+            out.append(Piece(op_type, "hook", field, _where(fn)))
     return out
+
+
+_FLUID_KERNELS = "fluid_compat.operators.fluid_kernels."
+
+
+def _hook_row_line(op_type: str) -> str | None:
+    """``fluid_compat/operators/op_hooks.yaml:<line>`` of the op's row, or None."""
+    from fluid_compat.operators.ops import HOOKS_FILE
+
+    needle = f"{op_type}: {{"
+    with open(HOOKS_FILE, encoding="utf-8") as f:
+        for i, line in enumerate(f, 1):
+            if line.startswith(needle):
+                return f"fluid_compat/operators/op_hooks.yaml:{i}"
+    return None
 
 
 def pieces(op_types: Iterable[str], *, grads: bool = True) -> list[Piece]:
@@ -139,8 +161,8 @@ def main_where(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps([p.to_dict() for p in found], indent=1))
     else:
-        render_table(["op", "piece", "name", "where"],
-                     [[p.op_type, p.piece, p.name, p.where] for p in found])
+        print(render_table(["op", "piece", "name", "where"],
+                           [[p.op_type, p.piece, p.name, p.where] for p in found]))
     for t in unknown:
         print(f"{t}: no OpProto (not a legacy op type of Paddle 2.6.2 described here)")
     return 1 if unknown else 0
