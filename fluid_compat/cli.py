@@ -298,8 +298,8 @@ def _spare_the_collector() -> None:
 
 _FREEZE_AT_EXIT: list[bool] = []
 
-_COMMANDS = ("run", "train", "kernels", "demo", "argmap-check", "ops", "compare", "explain",
-             "inspect", "build-kernels")
+_COMMANDS = ("run", "train", "kernels", "demo", "argmap-check", "ops", "where", "compare",
+             "explain", "inspect", "build-kernels")
 
 
 class _Skipped:
