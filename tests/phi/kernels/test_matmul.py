@@ -63,6 +63,26 @@ def test_batch_shapes_match_numpy(run_op, xs, ys, tx, ty, out):
     assert_array(got, ref, rtol=1e-12, atol=1e-12)
 
 
+@pytest.mark.parametrize(("xs", "ys", "ty"), [
+    ((2, 3, 4), (4, 5), False), ((2, 1, 3, 4), (5, 4), True), ((2, 0, 4), (4, 3), False),
+    ((2, 3, 0), (0, 3), False), ((3, 4, 2), (2, 0), False)])
+def test_a_batch_against_one_matrix_is_each_batchs_product(run_op, xs, ys, ty):
+    # x [..., M, K] against a 2-D y runs as one GEMM over all rows (Paddle folds them too):
+    # every batch's rows are still that batch's own product, empty sizes included
+    rng = np.random.default_rng(2)
+    x = rng.integers(-4, 5, size=xs).astype(np.float32)
+    y = rng.integers(-4, 5, size=ys).astype(np.float32)
+    got = run_op("matmul", x, y, False, ty)
+    yy = y.T if ty else y
+    assert got.shape == xs[:-1] + yy.shape[-1:]
+    for index in np.ndindex(*xs[:-2]):
+        rows = x[index]  # small integers: every sum exact, whatever the order
+        expected = np.array([[sum(float(a) * float(b) for a, b in zip(r, col, strict=True))
+                              for col in yy.T] for r in rows], np.float32).reshape(
+                                  rows.shape[0], yy.shape[1])
+        assert np.array_equal(got[index], expected)
+
+
 @pytest.mark.parametrize(
     ("xs", "ys", "match"),
     [
