@@ -33,7 +33,7 @@ def _python(code: str, *, lazy: bool = True, timeout: int = 300, env: dict | Non
     return done.stdout
 
 
-def _index_tool():
+def _cache_tool():
     """tools/gen_yaml_caches.py as a module."""
     sys.path.insert(0, str(ROOT / "tools"))
     try:
@@ -44,7 +44,7 @@ def _index_tool():
 
 
 def test_generated_caches_are_up_to_date():
-    stale = _index_tool().stale()
+    stale = _cache_tool().stale()
     assert not stale, (f"stale: {[str(p.relative_to(ROOT)) for p in stale]}; run "
                        "python tools/gen_yaml_caches.py")
 
@@ -80,39 +80,6 @@ def test_each_kernel_is_found_where_the_rule_looks_for_it():
     print(wrong or "-")
     """)
     assert out.split() == ["-"]
-
-
-def test_the_index_tool_imports_a_module_after_the_siblings_it_imports():
-    order = _index_tool().import_order("phi.kernels", ("cross_entropy_with_softmax", "fold",
-                                                         "fused_matmul", "matmul", "softmax",
-                                                         "unfold"))
-    assert order.index("softmax") < order.index("cross_entropy_with_softmax")
-    assert order.index("matmul") < order.index("fused_matmul")
-    assert order.index("unfold") < order.index("fold")
-    assert sorted(order) == ["cross_entropy_with_softmax", "fold", "fused_matmul", "matmul",
-                             "softmax", "unfold"]
-
-
-def test_the_index_tool_reads_every_form_of_a_sibling_import(tmp_path, monkeypatch):
-    # absolute and relative, whole module or a name from it, under if / try; not inside a
-    # function (that runs later, not on import)
-    pkg = tmp_path / "probe_kernels"
-    pkg.mkdir()
-    (pkg / "__init__.py").write_text("")
-    sources = {
-        "a": "from . import b\nfrom .c import f\n",
-        "b": "import probe_kernels.d\n",
-        "c": "try:\n    from probe_kernels import e as renamed\nexcept ImportError:\n    pass\n"
-             "def f():\n    from probe_kernels import g\n",
-        "d": "if True:\n    from probe_kernels.e import x\n",
-        "e": "x = 1\n",
-        "g": "",
-    }
-    for name, text in sources.items():
-        (pkg / f"{name}.py").write_text(text)
-    monkeypatch.syspath_prepend(str(tmp_path))
-    order = _index_tool().import_order("probe_kernels", ("a", "b", "c", "d", "e", "g"))
-    assert order == ["e", "d", "b", "c", "a", "g"]
 
 
 def test_importing_the_packages_loads_no_kernel_family():
