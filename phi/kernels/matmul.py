@@ -16,6 +16,7 @@ __all__ = ["matmul", "matmul_with_flatten"]
 
 # Paddle 2.6.2 CPU registrations (corpus phi_kernels.json)
 MATMUL_DTYPES = ["float32", "float64", "int32", "int64", "complex64", "complex128"]
+_FOLD_MIN = 4096  # elements of x
 
 
 @register_kernel("matmul", ("CPU", "GPU"), dtypes=MATMUL_DTYPES)
@@ -27,12 +28,14 @@ def matmul(ctx, x: Tensor, y: Tensor, transpose_x: bool, transpose_y: bool) -> T
             x = x.mT
         if transpose_y and y.ndim >= 2:
             y = y.mT
-        if x.ndim > 2 and y.ndim == 2 and x.flags.c_contiguous:
+        if y.ndim == 2 and x.ndim > 2 and x.size >= _FOLD_MIN and x.flags.c_contiguous:
             # a batch of x against one matrix: one GEMM over the rows of every batch, as
             # Paddle's MatMulFunction folds x's leading dims into M (numpy would call one GEMM
-            # per batch: 10-40% slower for the transformers' [B, S, H] x [H, H'] products)
-            out = np.matmul(x.reshape(prod(x.shape[:-1]), x.shape[-1]), y)
-            return out.reshape(x.shape[:-1] + out.shape[-1:])
+            # per batch: 10-40% slower for the transformers' [B, S, H] x [H, H'] products;
+            # below _FOLD_MIN elements the reshapes cost more than they save)
+            shape = x.shape
+            out = np.matmul(x.reshape(-1, shape[-1]), y)
+            return out.reshape((*shape[:-1], y.shape[1]))
         out = np.matmul(x, y)
         return out if type(out) is np.ndarray else np.asarray(out)
     if transpose_x and x.ndim >= 2:

@@ -65,9 +65,12 @@ def test_batch_shapes_match_numpy(run_op, xs, ys, tx, ty, out):
 
 @pytest.mark.parametrize(("xs", "ys", "ty"), [
     ((2, 3, 4), (4, 5), False), ((2, 1, 3, 4), (5, 4), True), ((2, 0, 4), (4, 3), False),
-    ((2, 3, 0), (0, 3), False), ((3, 4, 2), (2, 0), False)])
+    ((2, 3, 0), (0, 3), False), ((3, 4, 2), (2, 0), False),
+    # from 4096 elements of x: one GEMM over all rows
+    ((2, 64, 40), (40, 7), False), ((2, 1, 64, 40), (7, 40), True), ((3, 40, 40), (40, 0), False)])
 def test_a_batch_against_one_matrix_is_each_batchs_product(run_op, xs, ys, ty):
-    # x [..., M, K] against a 2-D y runs as one GEMM over all rows (Paddle folds them too):
+    # x [..., M, K] against a 2-D y runs as one GEMM over all rows when x is not tiny (Paddle
+    # folds them too):
     # every batch's rows are still that batch's own product, empty sizes included
     rng = np.random.default_rng(2)
     x = rng.integers(-4, 5, size=xs).astype(np.float32)
