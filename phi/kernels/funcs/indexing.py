@@ -154,7 +154,9 @@ def nan_last_before(descending: bool):
 
 def stl_rows(ctx, x, order, axis: int, descending: bool, k: int | None, sorted_: bool):
     """Redo with libstdc++'s algorithms the rows whose result depends on them: rows with equal
-    values (NaNs included), every row when topk is unsorted.  numpy only (see the module doc)."""
+    values (NaNs included) among those that decide the result (the whole row for a sort, the
+    first k + 1 in the comparator's order for top-k / the k-th), every row when topk is
+    unsorted.  numpy only (see the module doc)."""
     xp = ctx.xp
     if xp.__name__ != "numpy" or x.size == 0:
         return order
@@ -162,6 +164,10 @@ def stl_rows(ctx, x, order, axis: int, descending: bool, k: int | None, sorted_:
     flat = rows.reshape(-1, rows.shape[-1])
     if sorted_:
         s = xp.sort(flat, axis=-1)
+        if k is not None and k < s.shape[1]:
+            # only the first k + 1 in the comparator's order decide a top-k / k-th result: a
+            # tie among the values below them changes nothing (numpy's order stands)
+            s = s[:, s.shape[1] - k - 1:] if descending else s[:, :k + 1]
         redo = xp.nonzero((s[:, 1:] == s[:, :-1]).any(axis=-1)
                           | (xp.isnan(s).sum(axis=-1) >= 2 if s.dtype.kind == "f" else False))[0]
     else:

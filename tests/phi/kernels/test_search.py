@@ -37,6 +37,23 @@ def test_order_of_equal_values_is_paddles(key):
     assert_array(got, want)
 
 
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_ties_below_the_top_k_leave_the_result_unique(run_op, largest):
+    # the k + 1 values that decide are distinct, every value below them is tied (and NaN-free):
+    # the result is the k distinct extremes at their only positions, whatever algorithm sorts
+    rng = np.random.default_rng(7)
+    for _ in range(50):
+        n = int(rng.integers(3, 40))
+        k = int(rng.integers(1, n))
+        decide = rng.permutation(np.arange(100.0, 100.0 + k + 1))
+        rest = np.full(n - k - 1, 0.0 if largest else 500.0)
+        row = rng.permutation(np.concatenate([decide, rest])).astype(np.float32)
+        values, idx = run_op("topk", row, k, -1, largest)
+        want = np.sort(decide)[::-1][:k] if largest else np.sort(decide)[:k]
+        assert_array(values, want.astype(np.float32))
+        assert_array(idx, np.array([int(np.flatnonzero(row == v)[0]) for v in want], np.int64))
+
+
 def test_argmax_argmin_skip_nan_and_take_the_first(run_op):
     x = np.array([[1.0, NAN, 3.0, 3.0], [2.0, 2.0, -1.0, NAN]], np.float32)
     assert_array(run_op("argmax", x, 1), np.array([2, 0], np.int64))
