@@ -57,7 +57,7 @@ __all__ = [
 #: The variable kinds a mapping function's questions can be answered with.
 TENSOR_KINDS: tuple[str, ...] = ("dense", "selected_rows", "tensor_array")
 #: The kinds fluid_compat feeds to kernel ops (tensor arrays only reach control-flow ops), the
-#: default of the CLI: dense tensors and SelectedRows (phi.core.selected_rows, issue 13).
+#: default of the CLI: dense tensors and SelectedRows (phi.core.selected_rows).
 SUPPORTED_KINDS: tuple[str, ...] = ("dense", "selected_rows")
 #: The sparse kinds (phi.core.sparse_tensor), answered only for the ``sparse_*`` ops: Paddle asks
 #: IsSparseCooTensorInput / IsSparseCsrTensorInput only in their generated mappings (from

@@ -1,4 +1,4 @@
-"""Cold start: time to first output of ``fluid-compat run`` in a fresh process (issue 14).
+"""Cold start: time to first output of ``fluid-compat run`` in a fresh process.
 
     python benchmarks/cold_start.py [--runs 7] [--model DIR] [--compare TREE ...] [--no-pyc]
                                     [--onnx MODEL.onnx [--onnx-python PYTHON]]
@@ -26,7 +26,7 @@ Then a breakdown of this repository's cold start from one more process: wall tim
 (import, argument parser, model load, first run, second run), the largest imports by own time
 (``-X importtime``) and the project functions that take the most of the first run (cProfile).
 
-Target (issue 14): no slower than onnxruntime's 0.16-0.32 s on this machine.
+Target: no slower than onnxruntime's 0.16-0.32 s on this machine.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from _peers import cold_argv
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MODEL = ROOT / "tests" / "fixtures" / "models" / "bert_tiny"
-TARGET_S = (0.16, 0.32)  # onnxruntime's range when issue 14 was filed (used without --onnx)
+TARGET_S = (0.16, 0.32)  # onnxruntime's range as first measured (used without --onnx)
 
 _STAGES = r"""
 import sys, time
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
               f"processes, {'no bytecode cache' if args.no_pyc else 'bytecode cached'}; "
               "seconds; target: " + ("onnxruntime's first output, measured below)" if onnx_times
                                       else f"{TARGET_S[0]}-{TARGET_S[1]} s, onnxruntime's range "
-                                      "recorded in issue 14)"))
+                                      "as first measured)"))
         print(f"  {'tree':40s} {'first output':>12s} {'exit':>8s} {'import':>8s} "
               f"{'python+numpy':>13s}")
         ort_s = statistics.median(onnx_times) if onnx_times else None

@@ -4,7 +4,7 @@
 
 Prints the median microseconds per call of phi.api scale / add / matmul on [4,4] and [256,256]
 float32 (inputs already DenseTensors, as inside a model), of the same math in bare numpy, the
-overhead (difference) and the ratio.  Target (issue 2): overhead at most 6 us per call on [4,4].
+overhead (difference) and the ratio.  Target: overhead at most 6 us per call on [4,4].
 """
 
 from __future__ import annotations

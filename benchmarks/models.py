@@ -17,8 +17,8 @@ Models: the bundled jit_convnet, the corpus models when ../shared/corpus is pres
 Paddle-saved fixtures under tests/fixtures/models (the 200-op chains chain200_* also against the
 same math in bare numpy), and ResNet-18 / MobileNetV2 at 224x224 when ``--big DIR`` holds them
 (tools/fixtures/gen_big_models.py makes them).
-Targets: at most 2 us of dispatch overhead per op on a planned re-run (issue 4); ResNet-18 under
-50 ms and MobileNetV2 under 30 ms (issue 5).
+Targets: at most 2 us of dispatch overhead per op on a planned re-run; ResNet-18 under 50 ms and
+MobileNetV2 under 30 ms.
 """
 
 from __future__ import annotations

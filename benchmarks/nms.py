@@ -1,4 +1,4 @@
-"""NMS at PicoDet's post-processing size, before and after vectorising (issue 29, item 1).
+"""NMS at PicoDet's post-processing size, before and after vectorising.
 
     python benchmarks/nms.py [--images 2] [--boxes 2125] [--classes 10] [--repeat 3]
            [--compare TREE]

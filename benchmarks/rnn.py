@@ -1,4 +1,4 @@
-"""Recurrent classifiers against Paddle Inference, in one run (issue 29: the rnn kernel).
+"""Recurrent classifiers against Paddle Inference, in one run (the rnn kernel).
 
     python benchmarks/rnn.py [--models NAME...] [--repeat 15] [--peers PYTHON] [--zoo DIR]
                              [--compare DIR] [--burst-ms 20] [--json FILE]
@@ -8,7 +8,7 @@ Models: paddlenlp-style seq2vec text classifiers (embedding, 2-layer bidirection
 with sequence lengths, pooling, two Linear layers; tools/fixtures/gen_rnn_models.py): the
 committed fixtures bilstm_seq2vec and bigru_seq2vec (embedding and hidden 32) and, from --zoo
 DIR (default $FLUID_ZOO, else /work/zoo; not committed, skipped when absent),
-bilstm_seq2vec_h64 and bigru_seq2vec_h64 (64: issue 29's size); and lstm_tiny; all on their
+bilstm_seq2vec_h64 and bigru_seq2vec_h64 (64: the measured size); and lstm_tiny; all on their
 recorded feeds (batch 4, seq 32; lstm_tiny [2, 6, 4]).  Each side runs in its own process on
 ONE thread (OMP / OpenBLAS / MKL threads 1, Paddle's cpu_math_library_num_threads 1): the
 bridge (a planned re-run with default flags, as benchmarks/models.py times it) and Paddle

@@ -5,7 +5,7 @@
 For scale, elementwise_add and matmul_v2 on [4,4] and [256,256] float32: the median
 microseconds per op of ``op.run(scope, place)`` after the first run (the kernel decision is
 cached), of the phi eager API, and of the bare numpy expression; overheads and ratios.
-Target (issue 3): cached RunImpl overhead at most 10 us per op on [4,4].
+Target: cached RunImpl overhead at most 10 us per op on [4,4].
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Throughput of batch inference and parity sweeps, in this process against Ray (issue 15).
+"""Throughput of batch inference and parity sweeps, in this process against Ray.
 
     python benchmarks/scaleout.py [--rows 300] [--model tests/fixtures/models/lenet/inference]
                                   [--workers 2]

@@ -1,4 +1,4 @@
-"""Issue 29's toolkit sweep: every model of a toolkit zoo on the bridge against Paddle Inference.
+"""The toolkit sweep: every model of a toolkit zoo on the bridge against Paddle Inference.
 
     python benchmarks/toolkits.py [--zoo DIR] [--models NAME...] [--repeat 7] [--burst-ms 50]
                                   [--budget-s 60] [--peers PYTHON] [--profile-worst 2]

@@ -1,4 +1,4 @@
-"""Issue 14's speed targets in one run: the bridge against onnxruntime and Paddle Inference.
+"""The speed targets in one run: the bridge against onnxruntime and Paddle Inference.
 
     python benchmarks/zoo.py [--models NAME...] [--repeat 20] [--zoo DIR] [--peers PYTHON]
                              [--cold 11] [--stat median|best] [--burst-ms 20] [--compare DIR]
@@ -409,7 +409,7 @@ def report(rows, chains, cold, results, stat: str = "median") -> None:
             print(f"cold first output {side:<7}" + (f"{stat} {v[f'{stat}_s']:.3f} s ({runs})"
                                                      if v[f"{stat}_s"] is not None
                                                      else f"- ({v['error']})"))
-    print("targets (issue 14):")
+    print("targets:")
     for t in results:
         print(f"  {t['verdict']:<8}{t['target']}: {t['detail']}")
     counted = [t for t in results if t["verdict"] != "SKIPPED"]

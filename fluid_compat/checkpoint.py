@@ -1,4 +1,4 @@
-"""Training checkpoints in Paddle 2.6.2's formats (issue 13, item 5).
+"""Training checkpoints in Paddle 2.6.2's formats.
 
 ``save(program, model_path)`` / ``load(program, model_path, executor=None, var_list=None)`` are
 ``paddle.static.save`` / ``paddle.static.load`` (python/paddle/static/io.py):

@@ -1,4 +1,4 @@
-"""Scale out on Ray: parity sweeps and batch inference (issue 15).
+"""Scale out on Ray: parity sweeps and batch inference.
 
 Ray is an optional extra (``pip install 'fluid-phi-bridge[ray]'``); only this module imports it,
 and only when asked to.  Everything here also runs in-process, the same code path without Ray.

@@ -48,7 +48,7 @@ def test_run_with_random_inputs_and_bad_feed(capsys, tmp_path):
     from fluid_compat.examples import example_prefix
 
     prefix = str(example_prefix())
-    assert main(["run", prefix]) == 0  # the recorded input beside the model (issue 31)
+    assert main(["run", prefix]) == 0  # the recorded input beside the model
     assert "no --feed given: input_image.npy beside the model" in capsys.readouterr().out
     bad = tmp_path / "bad.npy"
     np.save(bad, np.zeros((2, 3, 8, 8), np.float64))

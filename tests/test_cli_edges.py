@@ -1,4 +1,4 @@
-"""The command line as a user meets it (issue 31, item 4): each rough edge, run as a user runs
+"""The command line as a user meets it: each rough edge, run as a user runs
 it (``python -m fluid_compat`` in a fresh process): the exit status, no traceback, the message.
 """
 

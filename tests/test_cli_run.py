@@ -1,4 +1,4 @@
-"""``fluid-compat run`` as users run it (issue 31): the recorded inputs beside a model, random
+"""``fluid-compat run`` as users run it: the recorded inputs beside a model, random
 inputs the program can take, ``--expect`` refusing random inputs, ``--repeat`` latency, and the
 model named as a prefix, a ``.pdmodel``, a directory (``inference.pdmodel``, one ``*.pdmodel``,
 ``__model__`` with ``__params__`` or one file per parameter), ``--params FILE``.  Each runs the

@@ -1,4 +1,4 @@
-"""Cold start (issue 14): kernel modules load on demand, yet every listing sees everything.
+"""Cold start: kernel modules load on demand, yet every listing sees everything.
 
 The phi kernel modules register on a name's first lookup of the module the layout rule names
 (phi.kernels.LAYOUT), the fluid kernel modules likewise (fluid_kernels.LAYOUT; phi.core.layout);

@@ -86,7 +86,7 @@ UNAVAILABLE: dict[str, str] = {
     **dict.fromkeys(("pull_sparse", "pull_sparse_v2", "pull_gpups_sparse", "push_dense"),
                     PARAMETER_SERVER),
     "decode_jpeg": GPU_LIBRARY,
-    # the communication family (issue 12, item 4): Paddle-made cases in
+    # the communication family: Paddle-made cases in
     # tools/fixtures/cases/comm.py show what one Paddle process does with each: the collectives
     # need a gloo / NCCL communicator ("You must initialize the gloo environment first"), the
     # split / concat ops refuse nranks < 2, the MoE routing ops have no CPU kernel
@@ -102,10 +102,11 @@ UNAVAILABLE: dict[str, str] = {
                      "limit_by_capacity", "prune_gate_by_capacity", "random_routing",
                      "distributed_fused_lamb", "distributed_fused_lamb_init"), NO_CPU_KERNEL),
     "run_program": DYGRAPH,
-    # issue 11's last ops: Paddle-made cases in tools/fixtures/cases/selrows_misc.py
+    # GPU-only ops: Paddle-made cases in tools/fixtures/cases/ (bilateral_slice, cudnn_lstm:
+    # selected_rows_warprnnt_mask_labels.py; correlation: detection.py)
     **dict.fromkeys(("bilateral_slice", "cudnn_lstm", "correlation"), GPU_ONLY),
     "faster_tokenizer": STRING_TENSORS,
-    # issue 28: the op types of Paddle 2.6.2 that no CPU program can run (its CPU wheel has
+    # the op types of Paddle 2.6.2 that no CPU program can run (its CPU wheel has
     # neither a kernel nor an operator class for them: checked with
     # core._get_all_register_op_kernels and a one-op program each)
     **dict.fromkeys(("abs_p", "add_p", "bernoulli_p", "broadcast_p", "cast_p", "concat_p",

@@ -1,4 +1,4 @@
-"""Small attrs-style record classes, cheap to define (a cold-start cost, issue 14).
+"""Small attrs-style record classes, cheap to define (a cold-start cost).
 
 ``attrs`` costs ~25 ms to import (it pulls in ``inspect``, ``ast``, ``dis``, ``tokenize``,
 ``platform`` ...) and ~0.8 ms per class it defines; the two dozen records imported by

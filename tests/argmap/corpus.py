@@ -12,7 +12,7 @@ from tests.corpus_paths import CORPUS
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
 
-#: The legacy ops argmap maps (issue 3, item 7, and the brief's list).
+#: The legacy ops argmap maps (the first set of ops).
 OPS = (
     "feed", "fetch", "scale", "elementwise_add", "elementwise_sub", "elementwise_mul",
     "elementwise_div", "elementwise_max", "elementwise_min", "elementwise_pow", "matmul_v2",

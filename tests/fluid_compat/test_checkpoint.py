@@ -1,4 +1,4 @@
-"""Checkpoints (issue 13, item 5): files Paddle 2.6.2 wrote (tools/fixtures/gen_checkpoints.py)
+"""Checkpoints: files Paddle 2.6.2 wrote (tools/fixtures/gen_checkpoints.py)
 load here, and files the bridge writes load in Paddle (the verdict Paddle recorded in
 tests/fixtures/checkpoints/bridge/paddle_read.json; the bridge must still write those files)."""
 

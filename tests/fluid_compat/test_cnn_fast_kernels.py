@@ -1,4 +1,4 @@
-"""The kernels' fast paths (issue 14: numba loops, Winograd, scratch buffers, 1x1 GEMM; see
+"""The kernels' fast paths (numba loops, Winograd, scratch buffers, 1x1 GEMM; see
 phi/kernels/conv.py) on every CNN model fixture saved by Paddle: planned runs with the switches
 on stay within 1e-5 of the same runs with them off (relative to the output's largest
 magnitude), both match Paddle's recorded outputs, and the first run equals the later ones."""

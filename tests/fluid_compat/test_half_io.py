@@ -1,4 +1,4 @@
-"""Half-precision tensors in Paddle 2.6.2's files (issue 17 item 1): the save / save_combine
+"""Half-precision tensors in Paddle 2.6.2's files: the save / save_combine
 ops write Paddle's bytes for bfloat16 and float16 tensors, save_as_fp16 / load_as_fp16
 convert as Paddle does (truncation; 70000 -> inf), and load_combine reads Paddle's bfloat16 /
 float16 tensors back bit for bit (files made by tools/fixtures/gen_half_io.py)."""

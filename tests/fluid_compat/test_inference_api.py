@@ -1,4 +1,4 @@
-"""fluid_compat.inference: Paddle Inference's Python API on the bridge (issue 31).
+"""fluid_compat.inference: Paddle Inference's Python API on the bridge.
 
 The deploy scripts below are written as PaddleOCR's and PaddleDetection's predictors are
 written against ``paddle.inference``; only the import differs.  Truth: the outputs Paddle 2.6.2

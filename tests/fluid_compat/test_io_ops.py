@@ -1,4 +1,4 @@
-"""The io / control ops of issue 12 against files Paddle 2.6.2's own save / save_combine ops
+"""The io / control ops against files Paddle 2.6.2's own save / save_combine ops
 wrote (tests/fixtures/io, made by tools/fixtures/gen_io_files.py): byte-identical files, the
 same tensors and LoD read back, load_as_fp16 as Paddle converts; assert, read_file, seed."""
 

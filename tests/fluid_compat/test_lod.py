@@ -1,4 +1,4 @@
-"""LoD tensors (issue 12, item 1): Paddle's offset-form LoD checked as ``set_lod`` checks it,
+"""LoD tensors: Paddle's offset-form LoD checked as ``set_lod`` checks it,
 fed as ``(array, lod)`` or ``lod_tensor``, carried through ops whose InferMeta shares it (also
 on planned re-runs, where the runner's fast path must not drop it), set by kernels, fetched
 with ``return_numpy=False``, and given on the command line with ``--lod``."""

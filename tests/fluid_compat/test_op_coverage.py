@@ -1,7 +1,7 @@
 """Every legacy op that Paddle 2.6.2 runs on CPU (tests/fixtures/cpu_ops.json, a copy of the
 corpus's list) either runs here or reports itself unavailable
-(fluid_compat/operators/unavailable.py): issue 11's families (dense, fused, quantization) and
-issue 12's (sequence / LoD, detection, io / random / control, communication).
+(fluid_compat/operators/unavailable.py): the dense, fused and quantization families,
+sequence / LoD, detection, io / random / control and communication.
 
 NOT_YET and NOT_YET_12 list the ops still missing; they may only shrink: an op that starts to
 run must leave them (the test fails otherwise, so the lists never overstate what is missing),
@@ -70,7 +70,7 @@ def test_run_op_refuses_an_unavailable_op_with_the_reason():
 
 
 def test_every_op_type_of_paddle_runs_or_says_why_it_never_will():
-    """Issue 28: all 784 legacy op types of Paddle 2.6.2 (the corpus's op_protos.json, bundled
+    """All 784 legacy op types of Paddle 2.6.2 (the corpus's op_protos.json, bundled
     as fluid_compat/tools/paddle_op_types.json) run here, or are unavailable with a reason;
     none is described and left at that."""
     from fluid_compat.tools.ops_status import paddle_op_types

@@ -1,7 +1,7 @@
-"""Scale-out on Ray (issue 15): sweeps and batch inference give the local results; a worker
+"""Scale-out on Ray: sweeps and batch inference give the local results; a worker
 killed mid-sweep is retried.  The Ray tests start a local Ray with 2 CPUs and skip cleanly
 when the [ray] extra is absent; the local paths and the error without Ray always run.
-Issue 31: the installed Ray is one of the declared versions; ``run --dataset --ray`` is quiet
+The installed Ray is one of the declared versions; ``run --dataset --ray`` is quiet
 (none of Ray's INFO lines, deprecation or "no available CPUs" warnings) and shuts down the
 Ray it started, not one its caller started; a bad row's error names the row."""
 

@@ -1,4 +1,4 @@
-"""SelectedRows (issue 13, item 4): programs run by Paddle 2.6.2 (tools/fixtures/
+"""SelectedRows: programs run by Paddle 2.6.2 (tools/fixtures/
 gen_selected_rows.py) give the same dense results, SelectedRows (rows, height, value), updated
 parameters over 3 optimizer steps and kernel choices here; plus hand-worked values."""
 

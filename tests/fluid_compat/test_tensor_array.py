@@ -1,4 +1,4 @@
-"""LoDTensorArray values (issue 12: beam_search_decode's Ids / Scores): a list of LoD tensors
+"""LoDTensorArray values (beam_search_decode's Ids / Scores): a list of LoD tensors
 in the scope, fed to run_op as ``lod_tensor_array([...])`` and to the Executor as a list of
 ``(array, lod)`` pairs for a LOD_TENSOR_ARRAY variable; and the two ops finished with it
 (beam_search_decode on the hand-checked data of Paddle's own unit test, generate_proposal_labels'

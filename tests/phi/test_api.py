@@ -226,7 +226,7 @@ def test_loader_rejects_with_file_and_line(text, message):
 
 def test_every_yaml_infer_meta_names_an_existing_function():
     """A misspelt InferMeta name would leave its kernel without an InferMeta binding, silently:
-    the dispatcher then never checks the kernel's outputs (found while merging issue 11)."""
+    the dispatcher then never checks the kernel's outputs."""
     import phi.infermeta
     from phi.api.loader import STATIC_OPS_YAML, infer_meta_function_name, load_ops_yaml
 

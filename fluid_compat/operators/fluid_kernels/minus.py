@@ -1,4 +1,4 @@
-"""Fluid kernels of helper `binary2`'s ops.
+"""The fluid kernel of minus.
 
 ``minus`` is a STRUCTURE kernel in Paddle 2.6.2 (a fluid kernel re-registered in the phi table;
 its recorded signature is empty): a fluid kernel here.

@@ -12,7 +12,7 @@ from phi.core.kernel import LoDTensor
 __all__ = ["jit_act", "seq_offsets"]
 
 
-# ---- issue 11's LoD fusion ops -----------------------------------------------------------------
+# ---- the LoD fusion ops ------------------------------------------------------------------------
 
 def _jit_sigmoid(v):
     t = v.dtype.type

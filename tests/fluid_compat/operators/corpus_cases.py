@@ -19,7 +19,7 @@ FIXTURES = REPO / "tests" / "fixtures" / "single_ops"
 # for Paddle's process-wide generator is FLAGS_random_op_seed (phi/kernels/funcs/cpu_random.py)
 GENERATOR_SEED = 20240607
 
-# the legacy ops of issue 3 (feed and fetch run inside programs, not alone)
+# the first legacy ops (feed and fetch run inside programs, not alone)
 ISSUE3_OPS = frozenset({
     "scale", "elementwise_add", "elementwise_sub", "elementwise_mul", "elementwise_div",
     "elementwise_max", "elementwise_min", "elementwise_pow", "matmul", "matmul_v2", "mul",
@@ -28,7 +28,7 @@ ISSUE3_OPS = frozenset({
     "flatten2", "fill_any_like",
 })
 
-# the legacy ops of issue 5 done so far (grown op by op)
+# the second set of legacy ops (grown op by op)
 ISSUE5_OPS = frozenset({
     "less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal",
     "logical_and", "logical_or", "logical_xor", "logical_not", "increment", "relu6",

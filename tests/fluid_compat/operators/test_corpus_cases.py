@@ -26,7 +26,7 @@ OK_CASES = case_names(OPS) or ["elementwise_add_y_trailing1", "scale_before",
 
 
 # Outputs whose LoD is not Paddle's yet (shrink-only): the batch LoD that LoD2Batch gives the
-# intermediate outputs of the sequence RNN ops (issue 12).
+# intermediate outputs of the sequence RNN ops.
 LOD_NOT_YET: frozenset = frozenset()
 
 

@@ -1,4 +1,4 @@
-"""Half precision as Paddle 2.6.2 computes it (issue 17, item 1).
+"""Half precision as Paddle 2.6.2 computes it.
 
 1. Every non-communication op that Paddle registers for float16 / bfloat16 on CPU has a kernel
    here for exactly the same half dtypes (phi kernels of the op's signatures, or its plain CPU
@@ -32,7 +32,7 @@ _PHI = CORPUS / "phi_kernels.json"
 #: ops run by an operator without kernels (the executor feeds and fetches any dtype) or refused
 #: as a whole (a process group), and the issue-12 op another helper adds
 NO_KERNEL_EXPECTED = {"feed": "operator", "fetch": "operator", "fetch_v2": "operator",
-                      "beam_search_decode": "not yet (issue 12)"}
+                      "beam_search_decode": "not yet"}
 
 
 def _paddle_half(op: str, phi_keys: dict) -> set[str]:

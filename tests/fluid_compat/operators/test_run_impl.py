@@ -140,7 +140,7 @@ def test_missing_input_variable_names_op_slot_and_variable():
 
 def test_fluid_and_phi_agree_on_the_side_by_side_ops():
     """The six ops that keep both kernels: run each way and compare (phi kernel removed from
-    the decision by pinning through the registry would be issue 6; here we call the fluid
+    the decision by pinning through the registry is not what this checks; here we call the fluid
     kernel directly through its ExecutionContext)."""
     from fluid_compat.operators.context import ExecutionContext
     from fluid_compat.operators.fluid_kernels.registry import fluid_kernels_of

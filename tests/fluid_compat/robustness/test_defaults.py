@@ -1,6 +1,6 @@
 """Every op the bridge runs, with its OpProto's default attributes, on small inputs of each dtype
 its kernels take: it runs, or it raises the project's typed error (PhiError) from a check of
-its own.  No raw numpy / Python exception may escape (issue 10), nor a kernel failure that the
+its own.  No raw numpy / Python exception may escape, nor a kernel failure that the
 dispatcher had to wrap (errors.Fatal: the kernel met input nobody checked).
 
 Inputs are generic: every non-dispensable input slot gets a tensor of one shape from a small

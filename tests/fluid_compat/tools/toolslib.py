@@ -24,7 +24,7 @@ SINGLE_OPS = CORPUS / "single_ops"
 FIXTURES = REPO / "tests" / "fixtures" / "models"
 LOCAL_CASES = REPO / "tests" / "fluid_compat" / "operators" / "data"
 
-#: the ops that keep a fluid kernel beside their phi kernel (issue 6: they must really occur)
+#: the ops that keep a fluid kernel beside their phi kernel (they must really occur)
 BOTH_KERNEL_OPS = frozenset({"mul", "elementwise_add", "relu", "softmax", "matmul_v2", "scale",
                              "conv2d", "pool2d"})
 CORPUS_MODEL_NAMES = ("mlp", "lenet", "jit_convnet")

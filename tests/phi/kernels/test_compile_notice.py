@@ -1,5 +1,5 @@
-"""What a user is told about the compiled loops (phi.kernels.funcs.jit, phi.kernels.funcs.aot,
-issue 31): numba's first compile is announced once, before it, and only when numba really
+"""What a user is told about the compiled loops (phi.kernels.funcs.jit, phi.kernels.funcs.aot):
+numba's first compile is announced once, before it, and only when numba really
 compiles (a cold cache); never from a warm cache, never with the ahead-of-time build, never while
 ``build-kernels`` builds; library code stays silent unless asked; the build reports its
 progress; ``path_taken`` says which path ran.

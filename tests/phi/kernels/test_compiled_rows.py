@@ -1,4 +1,4 @@
-"""The compiled row kernels of issue 14 (layer_norm, gelu's exact form, softmax over the last
+"""The compiled row kernels (layer_norm, gelu's exact form, softmax over the last
 axis: ``_jit_loops.layer_norm / gelu_erf / softmax``) against the numpy path they replace
 (FLAGS_kernel_numba off) and against independent truth (float64 formulas, hand-worked rows).
 

@@ -1,4 +1,4 @@
-"""The fast paths of convolution and pooling (issue 14) against independent truth: Winograd
+"""The fast paths of convolution and pooling against independent truth: Winograd
 F(2x2, 3x3) and the compiled depthwise loop (FLAGS_conv_winograd, FLAGS_kernel_numba) against
 a float64 convolution summed tap by tap, and against the numpy path they replace; scratch
 buffers (FLAGS_kernel_scratch) bitwise equal to fresh arrays and private to each thread; the

@@ -53,7 +53,7 @@ def test_flag_off_is_the_fdlibm_path_up_to_rounding(dtype):
     slow = gelu(CTX, x, False)
     assert fast.dtype == slow.dtype == dtype
     keep = np.abs(slow) > 1e-6  # far-tail values: both are rounding noise of 1 + erf ~ 0
-    # float32: an ulp or two where the two doubles round apart (issue 14's bound: 1e-5)
+    # float32: an ulp or two where the two doubles round apart (the bound: 1e-5)
     np.testing.assert_allclose(fast[keep], slow[keep], rtol=1e-5 if dtype is np.float32
                                else 1e-7)
     np.testing.assert_allclose(fast[~keep], slow[~keep], atol=1e-9)

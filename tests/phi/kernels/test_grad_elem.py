@@ -1,6 +1,6 @@
-"""Hand-worked checks of helper gradelem's grad kernels (the Paddle-made grad cases in
-tests/fixtures/grad_ops are the main evidence): gradients summed back to broadcast inputs,
-the legacy axis, 0-d output gradients, Paddle's masks."""
+"""Hand-worked checks of the elementwise, reduction and linear algebra grad kernels (the
+Paddle-made grad cases in tests/fixtures/grad_ops are the main evidence): gradients summed back
+to broadcast inputs, the legacy axis, 0-d output gradients, Paddle's masks."""
 
 from __future__ import annotations
 

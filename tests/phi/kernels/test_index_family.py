@@ -1,4 +1,4 @@
-"""Kernels of the indexing / scatter / graph family (helper `index`) against hand-worked values;
+"""Kernels of the indexing / scatter / graph family against hand-worked values;
 Paddle-made cases of every op run in tests/fluid_compat/operators/test_corpus_cases.py."""
 
 from __future__ import annotations

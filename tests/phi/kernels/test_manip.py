@@ -1,7 +1,8 @@
-"""Kernels and InferMeta of helper `manip`'s ops on hand-worked values: the ops Paddle's legacy
-executor cannot run (full_int_array segfaults there; tensor_unfold, as_strided, view_dtype and
-view_shape have STRIDED kernels only), compile-time dims (-1), and the rules Paddle's C++ fixes
-(float arithmetic of temporal_shift's channel split, std::unique's duplicate check of flip).
+"""Kernels and InferMeta of the manipulation / creation ops on hand-worked values: the ops
+Paddle's legacy executor cannot run (full_int_array segfaults there; tensor_unfold, as_strided,
+view_dtype and view_shape have STRIDED kernels only), compile-time dims (-1), and the rules
+Paddle's C++ fixes (float arithmetic of temporal_shift's channel split, std::unique's
+duplicate check of flip).
 Paddle's own outputs are the committed tests/fixtures/single_ops cases (tools/fixtures/cases/
 manip.py), run by tests/fluid_compat/operators/test_corpus_cases.py."""
 

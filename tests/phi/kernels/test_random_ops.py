@@ -1,4 +1,4 @@
-"""Random ops (issue 12): the engine is the C++ standard's mt19937_64 (its required 10000th
+"""Random ops: the engine is the C++ standard's mt19937_64 (its required 10000th
 value), seeded draws are deterministic, and every distribution is right within sound bounds
 (fixed flag seeds; bounds of 6 standard errors, so a correct kernel fails with probability
 < 1e-8). Paddle's own numbers for seeded ops are checked by the single-op fixtures

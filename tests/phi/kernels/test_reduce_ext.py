@@ -1,6 +1,6 @@
-"""Helper `reduce`'s kernels against hand-worked values and float64 definitions written from
-Paddle's formulas (the Paddle-made cases in tests/fixtures/single_ops cover the rest), and their
-InferMeta at compile time and on bad input."""
+"""The reduction, norm, loss and metric kernels against hand-worked values and float64
+definitions written from Paddle's formulas (the Paddle-made cases in tests/fixtures/single_ops
+cover the rest), and their InferMeta at compile time and on bad input."""
 
 from __future__ import annotations
 

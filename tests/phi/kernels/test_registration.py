@@ -15,7 +15,7 @@ from tests.phi.kernels.conftest import CORPUS, call_op
 KERNELS = ["full", "full_like", "cast", "scale", "add", "subtract", "multiply", "divide",
            "maximum", "minimum", "relu", "sigmoid", "tanh", "exp", "softmax", "matmul", "reshape",
            "transpose", "concat", "split", "mean", "sum"]
-KERNELS += [  # issue 5
+KERNELS += [
     "less_than", "less_equal", "greater_than", "greater_equal", "equal", "not_equal",
     "less_than_raw", "less_equal_raw", "greater_than_raw", "greater_equal_raw", "equal_raw",
     "not_equal_raw", "logical_and", "logical_or", "logical_xor", "logical_not", "increment",

@@ -1,6 +1,6 @@
 """arange_tensor, linspace, unique: sizes decided by input values (InferMeta says -1, as in
 Paddle).  Paddle's recorded corpus cases run through the phi API here; the legacy ops need the
-same -1 rule in fluid_compat's dispatch (see the report of issue 5)."""
+same -1 rule in fluid_compat's dispatch."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Window arithmetic as Paddle 2.6.2's C++ does it (issue 10): output sizes with int division
+"""Window arithmetic as Paddle 2.6.2's C++ does it: output sizes with int division
 (truncation toward zero), partial windows of inputs smaller than their window, paddings larger
 than the kernel, SAME / VALID.  Hypothesis sweeps small geometries against float64 definitions
 written from Paddle's loops (im2col_common, col2im, Pool2dFunctor), and the strided views are

@@ -1,7 +1,8 @@
-"""Kernels and InferMeta of helper `unary2`'s element-wise ops on hand-worked values: closed
-forms of the special functions, the NaN / inf / -0.0 rules of Paddle's functors, and
+"""Kernels and InferMeta of the element-wise unary ops (trigonometric / hyperbolic, log and exp
+variants, parameterised activations, special functions, complex views) on hand-worked values:
+closed forms of the special functions, the NaN / inf / -0.0 rules of Paddle's functors, and
 compile-time dims of the complex views.  Paddle's own outputs are the committed
-tests/fixtures/single_ops cases (tools/fixtures/cases/unary2.py), run by
+tests/fixtures/single_ops cases (tools/fixtures/cases/unary.py), run by
 tests/fluid_compat/operators/test_corpus_cases.py."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Kernels and InferMeta of helper `linalg2`'s linear algebra ops against their definitions
+"""Kernels and InferMeta of the linear algebra, fft and signal ops against their definitions
 (A v = w v, P L U = A, Q R = A, ...) and hand-worked values; Paddle's own outputs are the
-committed tests/fixtures/single_ops cases (tools/fixtures/cases/linalg2.py)."""
+committed tests/fixtures/single_ops cases (tools/fixtures/cases/linalg.py)."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def test_compile_time_dims():
 
 
 def _complex_cases():
-    import tools.fixtures.cases.linalg2 as cases
+    import tools.fixtures.cases.linalg as cases
 
     from tests.fluid_compat.operators import corpus_cases as tc
 

@@ -1,7 +1,9 @@
-"""Kernels and InferMeta of helper `misc1` on hand-worked values and, for the random ops, on
-statistics with sound bounds (6 standard errors of the estimate: a false failure has odds below
-1e-8 per check) and on seeding.  Paddle's own outputs (deterministic settings, errors) are the
-committed tests/fixtures/single_ops cases (tools/fixtures/cases/misc1.py), run by
+"""Kernels and InferMeta of check_numerics, pow2_decay_with_linear_warmup and the random ops
+rrelu, gaussian_inplace, dirichlet and gumbel_softmax on hand-worked values and, for the random
+ops, on statistics with sound bounds (6 standard errors of the estimate: a false failure has
+odds below 1e-8 per check) and on seeding.  Paddle's own outputs (deterministic settings,
+errors) are the committed tests/fixtures/single_ops cases
+(tools/fixtures/cases/numerics_and_random.py), run by
 tests/fluid_compat/operators/test_corpus_cases.py."""
 
 from __future__ import annotations

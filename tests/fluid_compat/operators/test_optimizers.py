@@ -1,5 +1,5 @@
 """dpsgd, dgc_clip_by_norm, dgc_momentum, merged_adam, sparse_momentum beyond their Paddle-made
-cases (tools/fixtures/cases/optim2.py): the random engine against the C++ standard, float64
+cases (tools/fixtures/cases/optim.py): the random engine against the C++ standard, float64
 definitions written from Paddle's formulas, and the typed errors."""
 
 from __future__ import annotations

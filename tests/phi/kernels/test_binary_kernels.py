@@ -1,8 +1,9 @@
-"""Helper binary2's kernels and InferMeta: hand-worked values and compile-time (-1) dims.
+"""The binary / scan kernels and their InferMeta (floor_divide, remainder, heaviside, histogram,
+bincount ...): hand-worked values and compile-time (-1) dims.
 
-Paddle's own outputs for these ops are the fixtures tests/fixtures/single_ops/*.json (tag
-`binary2`), run by tests/fluid_compat/operators/test_corpus_cases.py; this file covers what
-those cannot: unknown dims and the typed errors of bad shapes / attributes.
+Paddle's own outputs for these ops are the fixtures tests/fixtures/single_ops/*.json
+(tools/fixtures/cases/binary.py), run by tests/fluid_compat/operators/test_corpus_cases.py; this
+file covers what those cannot: unknown dims and the typed errors of bad shapes / attributes.
 """
 
 from __future__ import annotations

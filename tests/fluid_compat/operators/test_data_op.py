@@ -1,4 +1,4 @@
-"""Ops of helper `misc2` that no Paddle-made case can cover."""
+"""The data op, which no Paddle-made case can cover (Paddle 2.6.2 crashes on it)."""
 
 from __future__ import annotations
 
