@@ -71,7 +71,7 @@ def _table_for(proto: OpProto, runtime: tuple[AttrProto, ...]) -> _Table:
 #: attributes Paddle's own program passes write onto ops whose OpProto does not declare them;
 #: Paddle's OpDesc keeps them and programs saved after the pass carry them (the bfloat16 AMP
 #: rewrite, decorate_bf16, sets mkldnn_data_type="bfloat16" on mul), so they are accepted and
-#: kept on every op (a deliberate exception to "unknown attributes raise", docs/design.md)
+#: kept on every op (a deliberate exception to "unknown attributes raise", docs/programs.md)
 PASS_ATTRS = frozenset({"mkldnn_data_type", "is_test"})  # is_test: Paddle Inference's
 # is_test_pass sets it on the ops of its list (softplus, relu, ...) whether or not they declare it
 

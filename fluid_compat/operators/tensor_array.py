@@ -11,7 +11,7 @@ in the scope directly, as its array ops do:
 * ``read_from_array(X, I [, X_W]) -> Out``: ``Out = X[I]``.  Past the end, Paddle 2.6.2 leaves
   Out as it was (or, with X_W, as in a write_to_array grad, fills it with zeros of X_W's shape);
   the bridge fills zeros with X_W too, and without X_W raises OutOfRange naming the op, the
-  array and its length: a deliberate deviation (docs/design.md, "Tensor arrays"), since Paddle's
+  array and its length: a deliberate deviation (docs/control-flow.md), since Paddle's
   silent no-op hands the next op a stale or missing tensor.
 * ``lod_array_length(X) -> Out``: an int64 tensor ``[len(X)]`` of shape [1].
 * ``tensor_array_to_tensor(X) -> Out, OutIndex``: the steps concatenated along ``axis`` (or

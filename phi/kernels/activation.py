@@ -561,7 +561,7 @@ def brelu(ctx, x: Tensor, t_min: float, t_max: float) -> Tensor:
 
 def soft_relu(xp, x, threshold: float):
     """log(1 + exp(clip(x, -threshold, threshold))): the values of soft_relu, whose Paddle 2.6.2
-    kernel is a fluid (STRUCTURE) kernel (fluid_compat/operators/fluid_kernels/unary2.py)."""
+    kernel is a fluid (STRUCTURE) kernel (fluid_compat/operators/fluid_kernels/activation.py)."""
     t = _t(x, threshold)
     with quiet(xp):
         return as_array(xp, xp.log(_t(x, 1) + xp.exp(xp.clip(x, -t, t))))

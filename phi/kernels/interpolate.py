@@ -1,6 +1,6 @@
 """The interp kernels (Paddle's paddle/phi/kernels/cpu/interpolate_kernel.cc): linear (3-D
 x), bilinear and bicubic (4-D), trilinear (5-D), nearest (4-D and 5-D): the legacy *_interp_v2
-ops, and through thin adapters the v1 ones (fluid_compat/operators/fluid_kernels/deprecated.py).
+ops, and through thin adapters the v1 ones (fluid_compat/operators/fluid_kernels/interpolate.py).
 
 Source coordinates are computed as Paddle computes them, in float32 (the ratios, the weights)
 and double (``ratio * (k + 0.5) - 0.5``), so that the chosen neighbours and the weights are

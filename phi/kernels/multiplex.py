@@ -42,5 +42,5 @@ def multiplex(ctx, ins: list[Tensor], ids: Tensor) -> Tensor:
 def multiplex_grad(ctx, ids: Tensor, out_grad: Tensor) -> list[Tensor]:
     """Nothing here: X@GRAD[i] (out_grad's rows where Ids is i) needs the op's count of X,
     which Paddle's kernel reads from its output vector; the multiplex_grad op writes them
-    (fluid_compat/operators/grad_manip_ops.py)."""
+    (fluid_compat/operators/fluid_kernels/multiplex.py)."""
     return None

@@ -159,7 +159,7 @@ def test_read_and_write_by_index():
 
 
 def test_a_read_past_the_end_names_the_array_and_its_length():
-    # a deliberate deviation: Paddle leaves Out untouched (docs/design.md, "Tensor arrays")
+    # a deliberate deviation: Paddle leaves Out untouched (docs/control-flow.md)
     with pytest.raises(OutOfRange, match=r"`read_from_array`.*I = 1 reads past the end of the "
                                          r"array X \(`arr`\), which has 1 steps"):
         Executor().run(_array_program(1), fetch_list=["y"], scope=Scope())

@@ -1,4 +1,4 @@
-"""Activation / unary-math grad ops (phi/kernels/grad_activation.py, fluid_kernels/activation.py
+"""Activation / unary-math grad ops (phi/kernels/activation.py, fluid_kernels/activation.py
 and op_hooks.yaml): float64 central differences through the bridge's own forward ops, and
 hand-worked values of Paddle's functors at kinks, signed zeros, NaN / inf and complex inputs.
 Paddle's own outputs are the tests/fixtures/grad_ops cases (test_grad_cases.py)."""

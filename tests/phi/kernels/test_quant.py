@@ -1,6 +1,7 @@
-"""Quantization arithmetic (phi/kernels/quant.py) on hand-worked values: the two rounding modes,
-the zero-scale inverse, bit widths, per-channel scales, weight_quantize's scales and layouts.
-Paddle-made cases of every op: tools/fixtures/cases/quant.py (test_corpus_cases)."""
+"""Quantization arithmetic (phi/kernels/dequantize_linear.py, funcs/quant.py) on hand-worked
+values: the two rounding modes, the zero-scale inverse, bit widths, per-channel scales,
+weight_quantize's scales and layouts.  Paddle-made cases of every op:
+tools/fixtures/cases/quant.py (test_corpus_cases)."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ PADDLE = {
     ("gelu", (True,)): [NAN, NAN, INF, -0.0, -0.10042843222618103, 0.3457140028476715,
                         2.4849157333374023, -0.015084296464920044, 0.3457139730453491, 30.0],
     # +inf sits in Eigen's first 8-float packet: fast-math psqrt gives NaN (re-checked with the
-    # wheel; see phi.kernels.math_unary._eigen_packet_sqrt)
+    # wheel; see phi/kernels/activation.py, its Eigen packet sqrt)
     ("sqrt", ()): [NAN, NAN, NAN, 0.0, NAN, 0.7071067690849304, 1.5811389684677124, NAN,
                    0.7071067690849304, 5.4772257804870605],
     ("rsqrt", ()): [NAN, NAN, 0.0, -INF, NAN, 1.4142135381698608, 0.6324554681777954, NAN,
