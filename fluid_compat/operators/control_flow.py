@@ -46,6 +46,7 @@ from fluid_compat.framework.scope import LoDTensorArray, Scope
 from fluid_compat.operators.base import OperatorBase
 from fluid_compat.operators.op_values import copied_tensor, op_name, zeros_like
 from opmakers.grad import EMPTY_VAR_NAME, GRAD_SUFFIX
+from fluid_compat.operators.segments import SEGMENTS_FLAG, compile_segments
 from fluid_compat.profiler import current as current_profiler
 
 __all__ = ["ConditionalBlockGradOp", "ConditionalBlockOp", "PyLayerOp", "SelectInputOp",
@@ -174,6 +175,8 @@ class SubBlockOp(OperatorBase):
         self._array_locals: frozenset[str] = frozenset()
         self._persistables: tuple[str, ...] = ()
         self._bound = None  # (parent scope, place, kid scope, runners): see bound_block
+        self._steps = None  # the bound runners as compiled segments (run_bound), once armed
+        self._passes = 0  # passes over the bound runners op by op
 
     def _block_index(self):
         return self.attrs.get(self.block_attr)
@@ -250,6 +253,7 @@ class SubBlockOp(OperatorBase):
         kid = self.new_block_scope(scope)
         runners = [BoundRunner(op, kid, place) for op in self.sub_ops]
         self._bound = (scope, place, kid, runners)
+        self._steps, self._passes = None, 0
         return kid, runners
 
     def run_bound(self, kid: Scope, runners: list, place: Place) -> None:
@@ -258,8 +262,20 @@ class SubBlockOp(OperatorBase):
         if current_profiler() is not None:
             self.run_ops(kid, place)
             return
+        steps = self._steps
+        if steps is not None and FLAGS[SEGMENTS_FLAG]:
+            for step in steps:
+                step()
+            return
         for runner in runners:
             runner()
+        self._passes += 1
+        if self._passes == 1 and FLAGS[SEGMENTS_FLAG]:
+            # after one pass the runners know their kernels: stretches of them replay as
+            # compiled segments (operators/segments.py), as block 0's plan does.  Nothing is
+            # released inside (every output is stored: the loop's own rules drop locals)
+            self._steps = [step for step, _, _ in
+                           compile_segments([(r, [], 1) for r in runners])]
 
     def run_once(self, scope: Scope, place: Place) -> None:
         """Run the sub-block once, in its kept kid scope emptied as a fresh one."""

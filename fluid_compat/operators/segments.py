@@ -42,9 +42,9 @@ from fluid_compat.operators.fusion import FusionPass, register_fusion
 from fluid_compat.operators.outputs import dense_output
 from fluid_compat.operators.runner import BoundRunner
 
-__all__ = ["CompiledSegment", "compile_segments"]
+__all__ = ["SEGMENTS_FLAG", "CompiledSegment", "compile_segments"]
 
-_FLAG = "FLAGS_plan_segments"
+SEGMENTS_FLAG = _FLAG = "FLAGS_plan_segments"
 flags.define_flag(_FLAG, bool, True, "Replay stretches of consecutive planned ops as one "
                   "generated function (values between them kept as locals).")
 
