@@ -34,6 +34,10 @@ def arange_tensor(ctx, start: Tensor, end: Tensor, step: Tensor) -> Tensor:
                               "step should be less than 0 while start > end.")
     if dtype in INTEGERS:
         size = (abs(int(e) - int(s)) + abs(int(d)) - 1) // abs(int(d))
+        # exact in integers: start + i * step is what the loop's value += step reaches
+        values = (np.arange(size, dtype=np.int64) * int(d) + int(s)).astype(
+            np.asarray(s).dtype, copy=False)
+        return ctx.from_host(values) if ctx.xp is not np else values
     else:
         size = math.ceil(abs((e - s) / d))
     steps = np.full(size, d, dtype=np.asarray(s).dtype)

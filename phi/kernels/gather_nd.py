@@ -34,7 +34,7 @@ def gather_nd(ctx, x: Tensor, index: Tensor) -> Tensor:
         flat = index.reshape(-1, depth)
         if not ((flat.min(axis=0) < -dims).any() or (flat.max(axis=0) >= dims).any()):
             wrapped = np.where(index < 0, index + dims, index)
-            return np.array(x[tuple(np.moveaxis(wrapped, -1, 0))], copy=True)
+            return np.array(x[tuple(wrapped[..., j] for j in range(depth))], copy=True)
     coords = []
     for j in range(depth):
         c = index[..., j]

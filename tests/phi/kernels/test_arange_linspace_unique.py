@@ -69,3 +69,19 @@ def test_unique_unsorted_and_axis():
     out, _, inverse, _ = unique(ctx, rows, False, True, False, [0], DataType.INT64)
     assert_array(out, np.array([[0, 0], [1, 2]], np.float32))
     assert_array(inverse, np.array([1, 0, 1], np.int64))
+
+
+@pytest.mark.parametrize(("dtype", "start", "end", "step", "want"), [
+    (np.int64, 5, -7, -3, [5, 2, -1, -4]),
+    (np.int32, -2, 9, 4, [-2, 2, 6]),
+    (np.int32, 7, 8, 5, [7]),
+    (np.int64, 3, 3, 1, []),
+    # near int32's end: the last value fits, start + size * step would not
+    (np.int32, 2147483640, 2147483647, 5, [2147483640, 2147483645]),
+])
+def test_integer_arange_is_start_plus_i_steps(dtype, start, end, step, want):
+    ctx = get_context(CPUPlace())
+    got = arange_tensor(ctx, np.array([start], dtype), np.array([end], dtype),
+                        np.array([step], dtype))
+    assert got.dtype == dtype
+    assert got.tolist() == want
