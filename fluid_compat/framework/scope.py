@@ -98,6 +98,10 @@ class Scope:
     def local_var_names(self) -> list[str]:
         return list(self._vars)
 
+    def local_vars(self) -> list[tuple[str, Variable]]:
+        """(name, Variable) of this scope's own variables (ancestors not searched)."""
+        return list(self._vars.items())
+
     def __contains__(self, name: str) -> bool:
         return self.find_var(name) is not None
 

@@ -419,9 +419,10 @@ class WhileOp(SubBlockOp):
             keep = frozenset(self.attrs.get("skip_eager_deletion_vars") or ())
             kid, runners = self.bound_block(scope, place)
             while True:
-                for name in kid.local_var_names():
-                    var = kid.find_local_var(name)
+                for name, var in kid.local_vars():
                     value = var.value
+                    if value is None:
+                        continue
                     if isinstance(value, LoDTensorArray):
                         value.clear()
                     elif isinstance(value, DenseTensor) and name not in keep:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-
+import numpy as np
 
 from phi.common.int_array import IntArray
 from phi.core.kernel import Tensor
@@ -22,6 +22,11 @@ def tile(ctx, x: Tensor, repeat_times: IntArray) -> Tensor:
     xp = ctx.xp
     dims = tile_out_dims(x.shape, repeat_times.data)
     reps = [1] * (len(dims) - len(repeat_times.data)) + list(repeat_times.data)
+    if xp is np and len(dims) == x.ndim and all(
+            r == 1 or n == 1 for r, n in zip(reps, x.shape, strict=True)):
+        # every repeated axis has size 1: the tiling is a broadcast (np.tile's Python wrapper
+        # costs more than the copy for the small tensors of decoder loops)
+        return np.broadcast_to(x, tuple(dims)).copy()
     return xp.reshape(xp.tile(x, tuple(reps)), dims)
 
 
