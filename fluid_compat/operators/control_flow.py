@@ -176,7 +176,6 @@ class SubBlockOp(OperatorBase):
         self._persistables: tuple[str, ...] = ()
         self._bound = None  # (parent scope, place, kid scope, runners): see bound_block
         self._steps = None  # the bound runners as compiled segments (run_bound), once armed
-        self._passes = 0  # passes over the bound runners op by op
 
     def _block_index(self):
         return self.attrs.get(self.block_attr)
@@ -253,7 +252,7 @@ class SubBlockOp(OperatorBase):
         kid = self.new_block_scope(scope)
         runners = [BoundRunner(op, kid, place) for op in self.sub_ops]
         self._bound = (scope, place, kid, runners)
-        self._steps, self._passes = None, 0
+        self._steps = None
         return kid, runners
 
     def run_bound(self, kid: Scope, runners: list, place: Place) -> None:
@@ -269,8 +268,7 @@ class SubBlockOp(OperatorBase):
             return
         for runner in runners:
             runner()
-        self._passes += 1
-        if self._passes == 1 and FLAGS[SEGMENTS_FLAG]:
+        if FLAGS[SEGMENTS_FLAG]:
             # after one pass the runners know their kernels: stretches of them replay as
             # compiled segments (operators/segments.py), as block 0's plan does.  Nothing is
             # released inside (every output is stored: the loop's own rules drop locals)

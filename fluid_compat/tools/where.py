@@ -56,14 +56,18 @@ def _where(obj) -> str:
     return f"{path}:{line}"
 
 
-def _proto_line(op_type: str) -> str:
-    path = _ROOT / "opmakers" / "op_defs.json"
-    needle = f'"{op_type}": {{'
-    with open(path, encoding="utf-8") as f:
+def _row_line(path: str, needle: str) -> str | None:
+    """``path:line`` (from the repository root) of the first line of ``path`` that starts
+    with ``needle``, or None."""
+    with open(_ROOT / path, encoding="utf-8") as f:
         for i, line in enumerate(f, 1):
             if line.startswith(needle):
-                return f"opmakers/op_defs.json:{i}"
-    return "-"
+                return f"{path}:{i}"
+    return None
+
+
+def _proto_line(op_type: str) -> str:
+    return _row_line("opmakers/op_defs.json", f'"{op_type}": {{') or "-"
 
 
 def _pieces_of(op_type: str) -> list[Piece]:
@@ -124,12 +128,7 @@ def _hook_row_line(op_type: str) -> str | None:
     """``fluid_compat/operators/op_hooks.yaml:<line>`` of the op's row, or None."""
     from fluid_compat.operators.ops import HOOKS_FILE
 
-    needle = f"{op_type}: {{"
-    with open(HOOKS_FILE, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            if line.startswith(needle):
-                return f"fluid_compat/operators/op_hooks.yaml:{i}"
-    return None
+    return _row_line(os.path.relpath(HOOKS_FILE, _ROOT), f"{op_type}: {{")
 
 
 def pieces(op_types: Iterable[str], *, grads: bool = True) -> list[Piece]:

@@ -7,7 +7,7 @@ Paddle prints them: ``Place(cpu)``, ``Place(gpu:0)``, ``Place(device1:0)``.
 from __future__ import annotations
 
 from phi.common.backend import Backend, CustomBackend, register_custom_backend
-from phi.core.errors import InvalidArgument
+from phi.core.errors import InvalidArgument, Unavailable
 
 __all__ = ["CPUPlace", "CustomPlace", "GPUPlace", "Place", "context_of", "install_context_lookup",
            "to_place"]
@@ -106,5 +106,6 @@ def install_context_lookup(lookup) -> None:
 def context_of(place: Place):
     """The device context of ``place`` (phi.backends' table)."""
     if not _LOOKUP:
-        raise RuntimeError("no device layer: import phi.backends (the phi package does)")
+        raise Unavailable(f"No device context for {place}: the device layer is not loaded "
+                          "(import phi.backends; importing phi does).")
     return _LOOKUP[0](place)

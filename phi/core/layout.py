@@ -39,6 +39,14 @@ __all__ = ["GRAD_SUFFIXES", "Layout", "RuleIndex", "module_imported"]
 GRAD_SUFFIXES = ("_triple_grad", "_double_grad", "_grad")
 
 
+def _less_grad(name: str) -> str:
+    """``name`` less one grad suffix (the longest that fits)."""
+    for s in GRAD_SUFFIXES:
+        if name.endswith(s) and len(name) > len(s):
+            return name[: -len(s)]
+    return name
+
+
 def module_imported(module: str) -> bool:
     """Whether ``module`` is imported and done initialising."""
     found = sys.modules.get(module)
@@ -82,10 +90,7 @@ class Layout:
         for pattern, sub in self.parts:
             if pattern.search(name):
                 return sub.base(name)
-        for s in GRAD_SUFFIXES:
-            if name.endswith(s) and len(name) > len(s):
-                name = name[: -len(s)]
-                break
+        name = _less_grad(name)
         for s in self.variants:
             if name.endswith(s) and len(name) > len(s):
                 return name[: -len(s)]
@@ -99,12 +104,7 @@ class Layout:
         fam = self._family.get(name)
         if fam is not None:
             return fam
-        stripped = name
-        for s in GRAD_SUFFIXES:
-            if name.endswith(s) and len(name) > len(s):
-                stripped = name[: -len(s)]
-                break
-        fam = self._family.get(stripped)
+        fam = self._family.get(_less_grad(name))
         if fam is not None:
             return fam
         base = self.base(name)

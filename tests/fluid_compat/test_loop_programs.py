@@ -198,3 +198,23 @@ def test_tensor_array_case_matches_paddle(case):
                 assert g.dtype == ref.dtype and g.shape == ref.shape, (case, label, i, g)
                 np.testing.assert_array_equal(g, ref, err_msg=f"{case} [{label}] fetch {i}")
     assert runs or _error_runs(d), case
+
+
+def test_a_loop_body_replays_as_compiled_segments_and_still_gives_paddles_outputs():
+    # after the body's first pass its bound runners are replaced by compiled segments; every
+    # later step and run goes through them, and Paddle's recorded outputs still come out
+    from fluid_compat.operators.segments import CompiledSegment
+
+    d = MODELS / "beam_search_decoder"
+    label, feed, wanted = _runs(d)[0]
+    scope = Scope()
+    program, _, fetches = load_inference_model(d / "inference", scope=scope)
+    exe = Executor()
+    for _ in range(3):
+        _assert_outputs(d, label, exe.run(program, feed=feed, fetch_list=fetches, scope=scope),
+                        wanted)
+    loops = [op for op in exe.last_plan.ops if op.type == "while"]
+    assert loops
+    segments = [s for op in loops for s in (op._steps or ()) if type(s) is CompiledSegment]
+    assert segments and all(s.last_compiled for s in segments)
+    assert sum(s.runs for s in segments) >= 3

@@ -124,3 +124,19 @@ def test_scalar_and_int_array():
         IntArray([1.5])
     with pytest.raises(InvalidArgument):
         IntArray(True)
+
+
+def test_a_tensor_on_a_device_without_the_device_layer_says_so(monkeypatch):
+    # phi.core's tensors reach a device's context through phi.common.place.context_of, which
+    # phi.backends installs; without it the copy to the host is refused by name, not with a
+    # bare AttributeError / IndexError
+    import phi.common.place as place_module
+    from phi.common import GPUPlace
+    from phi.core.errors import Unavailable
+    from phi.core.tensor import DenseTensor
+
+    monkeypatch.setattr(place_module, "_LOOKUP", [])
+    # data that is not a numpy array, as a device's arrays are
+    t = DenseTensor(np.ma.masked_array([1.0, 2.0]), DataType.FLOAT64, place=GPUPlace(0))
+    with pytest.raises(Unavailable, match=r"No device context for Place\(gpu:0\)"):
+        t.numpy()
